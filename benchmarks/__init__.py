@@ -1,0 +1,1 @@
+"""Benchmarks of the retrieval engine: quality on the shared data, speed and memory at scale."""

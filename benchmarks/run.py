@@ -1,0 +1,83 @@
+"""Run every benchmark and print the tables as Markdown: ``python -m benchmarks.run [--quick]``."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import subprocess
+import sys
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from .data import REPO_ROOT, data_dir, load_dataset
+from .quality import quality_section
+from .speed import speed_section
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from .quality import Target
+
+
+def git_revision() -> str:
+    """Return the short HEAD commit (``no commit`` outside git or before the first commit)."""
+    try:
+        head = subprocess.run(  # noqa: S603 - fixed arguments
+            ["git", "rev-parse", "--short", "HEAD"],  # noqa: S607 - git from PATH is the point
+            cwd=REPO_ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "no commit"
+    return head
+
+
+def render_header(*, quick: bool) -> str:
+    """Return the title and the environment the numbers were measured in."""
+    return "\n".join(
+        [
+            "# Context retrieval benchmarks",
+            "",
+            f"- date: {datetime.now(UTC):%Y-%m-%d %H:%M} UTC; revision: {git_revision()}; "
+            f"mode: {'quick (no 10,000-device home)' if quick else 'full'}",
+            f"- Python {platform.python_version()}, numpy {np.__version__}, "
+            f"{os.cpu_count()} CPUs, {platform.machine()} {platform.system()}",
+            f"- data: {data_dir()}",
+        ]
+    )
+
+
+def render_targets(checks: Sequence[tuple[str, str, float, Target]]) -> str:
+    """Return the summary of every target as a Markdown table."""
+    lines = ["## Targets", "", "| area | metric | value | target | status |", "|---|---|---|---|---|"]
+    lines.extend(
+        f"| {area} | {metric} | {value:.3f} | {target.describe()} | {target.status(value)} |"
+        for area, metric, value, target in checks
+    )
+    failed = sum(not target.passes(value) for _, _, value, target in checks)
+    lines.extend(["", f"{len(checks) - failed} of {len(checks)} targets met."])
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmarks and print the report; return 0 (targets are reported, not enforced)."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="skip the 10,000-device home and memory")
+    args = parser.parse_args(argv)
+    print(render_header(quick=args.quick), flush=True)
+    dataset = load_dataset()
+    quality, quality_checks = quality_section(dataset)
+    print("\n" + quality, flush=True)
+    speed, speed_checks = speed_section(dataset, quick=args.quick)
+    print("\n" + speed, flush=True)
+    print("\n" + render_targets(quality_checks + speed_checks))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,3 @@
+"""Context Retrieval: give an LLM assistant only the devices and commands an utterance needs."""
+
+DOMAIN = "context_retrieval"

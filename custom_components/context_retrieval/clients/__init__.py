@@ -1,0 +1,1 @@
+"""Clients of outside services, one module per service."""

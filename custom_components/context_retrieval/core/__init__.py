@@ -1,0 +1,1 @@
+"""The retrieval engine (exports are added once every module exists)."""

@@ -1,0 +1,83 @@
+"""Everything retrieval precomputes once per device set: partitions, keyword and vector indexes."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from .embedding import Embedder, LocalNgramEmbedder
+from .gating import CATEGORIES
+from .keyword import KeywordIndex
+from .models import CommandSpec, Device
+from .parsing import build_system_prompt
+from .scope import RoomTable
+from .spec import SpecIndex, build_command_document, build_fallback_document
+from .vector import CommandVectorIndex
+
+
+@dataclass(slots=True)
+class HomeIndex:
+    """A reusable index of one home, passed to ``retrieve`` as ``vector_searcher``."""
+
+    devices: tuple[Device, ...]
+    device_ids: tuple[str, ...]
+    positions: dict[str, int]
+    commands: list[list[CommandSpec]]
+    """Effective commands of each device (its own, else its profile's in the spec)."""
+    command_sets: list[frozenset[str]]
+    category_masks: dict[str, np.ndarray]
+    rooms: RoomTable
+    keywords: KeywordIndex
+    vectors: CommandVectorIndex
+    room_names: list[str]
+    device_names: list[str]
+    system_prompt: str
+
+    def covers(self, devices: Sequence[Device]) -> bool:
+        """Return True when this index was built for exactly these device ids, in order."""
+        if len(devices) != len(self.device_ids):
+            return False
+        return all(device.id == known for device, known in zip(devices, self.device_ids, strict=True))
+
+    def commands_by_id(self, position: int) -> dict[str, CommandSpec]:
+        """Return the device's commands keyed by id."""
+        return {command.id: command for command in self.commands[position]}
+
+
+def build_home_index(
+    devices: Sequence[Device],
+    spec: SpecIndex | None = None,
+    embedder: Embedder | None = None,
+) -> HomeIndex:
+    """Build the index of a home once; reuse it across calls and commands."""
+    devices = tuple(devices)
+    commands = [
+        list(device.commands) or (spec.commands_for(device.profile_id) if spec and device.profile_id else [])
+        for device in devices
+    ]
+    categories = np.array([device.category for device in devices], dtype=object)
+    present = sorted({device.category for device in devices} & CATEGORIES)
+    room_names = list(dict.fromkeys(device.room.strip() for device in devices if device.room.strip()))
+    device_names = list(dict.fromkeys(name for device in devices for name in (device.name, *device.aliases) if name))
+    return HomeIndex(
+        devices=devices,
+        device_ids=tuple(device.id for device in devices),
+        positions={device.id: position for position, device in enumerate(devices)},
+        commands=commands,
+        command_sets=[frozenset(command.id for command in device_commands) for device_commands in commands],
+        category_masks={category: categories == category for category in present},
+        rooms=RoomTable.build([device.room for device in devices], [device.name for device in devices]),
+        keywords=KeywordIndex.build((device.name, *device.aliases) for device in devices),
+        vectors=CommandVectorIndex.build(
+            devices,
+            commands,
+            embedder or LocalNgramEmbedder(),
+            build_command_document,
+            build_fallback_document,
+        ),
+        room_names=room_names,
+        device_names=device_names,
+        system_prompt=build_system_prompt(room_names, present),
+    )

@@ -1,0 +1,88 @@
+"""Keyword recall: an inverted character index over device names and aliases, fuzzy scores."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from .text import char_ngrams, compact
+
+EXACT_NAME_SCORE = 1.0
+CONTAINED_BASE_SCORE = 0.6
+FUZZY_SCALE = 0.7
+MIN_NAME_SCORE = 0.2
+"""Below this a name is not considered a keyword hit."""
+
+
+def name_similarity(hint: str, name: str) -> float:
+    """Return how well a (compacted) name hint matches a (compacted) device name, 0 to 1.
+
+    Exact match scores 1; one containing the other scores by the covered share;
+    otherwise the Dice overlap of character bigrams (unigrams for one-character
+    strings) scaled down, so containment always beats fuzziness.
+    """
+    if not hint or not name:
+        return 0.0
+    if hint == name:
+        return EXACT_NAME_SCORE
+    if hint in name:
+        return CONTAINED_BASE_SCORE + (1 - CONTAINED_BASE_SCORE) * len(hint) / len(name)
+    if name in hint:
+        return CONTAINED_BASE_SCORE + (0.9 - CONTAINED_BASE_SCORE) * len(name) / len(hint)
+    size = 2 if min(len(hint), len(name)) >= 2 else 1
+    left, right = set(char_ngrams(hint, size)), set(char_ngrams(name, size))
+    overlap = len(left & right)
+    if not overlap:
+        return 0.0
+    return FUZZY_SCALE * 2 * overlap / (len(left) + len(right))
+
+
+@dataclass(slots=True)
+class KeywordIndex:
+    """Character postings from every name and alias to the devices carrying it."""
+
+    names: list[tuple[str, ...]]
+    """Compacted name and aliases of each device, name first."""
+    postings: dict[str, list[int]]
+
+    @classmethod
+    def build(cls, names: Iterable[Sequence[str]]) -> KeywordIndex:
+        """Index the compacted names of each device by character."""
+        compacted: list[tuple[str, ...]] = []
+        postings: dict[str, set[int]] = defaultdict(set)
+        for position, device_names in enumerate(names):
+            entry = tuple(dict.fromkeys(compact(name) for name in device_names if name and compact(name)))
+            compacted.append(entry)
+            for name in entry:
+                for char in name:
+                    postings[char].add(position)
+        return cls(compacted, {char: sorted(ids) for char, ids in postings.items()})
+
+    def candidates(self, hint: str) -> set[int]:
+        """Return the devices sharing at least one character with the hint."""
+        found: set[int] = set()
+        for char in set(hint):
+            found.update(self.postings.get(char, ()))
+        return found
+
+    def score(self, position: int, hint: str) -> tuple[float, bool]:
+        """Return the best name/alias score of a device and whether an alias gave it."""
+        best, via_alias = 0.0, False
+        for rank, name in enumerate(self.names[position]):
+            score = name_similarity(hint, name)
+            if score > best:
+                best, via_alias = score, rank > 0
+        return best, via_alias
+
+    def contained_in(self, text: str, positions: Iterable[int]) -> dict[int, float]:
+        """Return the devices whose name or alias occurs in ``text``, scored by coverage."""
+        hits: dict[int, float] = {}
+        for position in positions:
+            best = max(
+                (name_similarity(text, name) for name in self.names[position] if name in text),
+                default=0.0,
+            )
+            if best:
+                hits[position] = best
+        return hits

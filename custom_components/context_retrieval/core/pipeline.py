@@ -1,0 +1,447 @@
+"""``retrieve``: parse an utterance into commands and find the devices and commands each needs."""
+
+from __future__ import annotations
+
+import itertools
+import logging
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from time import perf_counter
+from typing import Any
+
+import numpy as np
+
+from .bulk import TOO_MANY_TARGETS, bound_groups, group_name, group_targets
+from .embedding import Embedder
+from .fusion import (
+    GATED_WEIGHTS,
+    ROOM_BONUS,
+    TYPE_BONUS,
+    UNGATED_WEIGHTS,
+    CapabilityChoice,
+    VectorQuery,
+    choose_capability,
+    is_capable,
+    vector_query_for,
+)
+from .gating import TYPE_WORDS, category_for_type_hint, is_type_word
+from .home_index import HomeIndex, build_home_index
+from .keyword import EXACT_NAME_SCORE, MIN_NAME_SCORE
+from .models import (
+    UNKNOWN_ACTION,
+    UNKNOWN_COMMAND,
+    Candidate,
+    Command,
+    Device,
+    Group,
+    LLMClient,
+    QueryIR,
+    Quantifier,
+    RetrievalResult,
+)
+from .parsing import command_to_ir, parse_commands, parse_offline
+from .spec import SpecIndex
+from .state import ConversationState
+from .text import compact
+
+_LOGGER = logging.getLogger(__name__)
+
+DEFAULT_TOP_K = 5
+MAX_TOP_K = 50
+CLOSE_MATCH_MARGIN = 0.1
+"""Top-1 and top-2 closer than this get ``hint: multiple_close_matches`` (seed 002 §3.3)."""
+MULTIPLE_CLOSE_MATCHES = "multiple_close_matches"
+NO_CANDIDATES = "no_candidates"
+BULK_NAME_MIN = 0.6
+"""A bulk command with a specific name (所有台灯) keeps targets whose name contains it."""
+LAST_MENTIONED_REFERENCE = "last-mentioned"
+
+
+def build_vector_searcher(
+    devices: Sequence[Device],
+    spec: SpecIndex | None = None,
+    embedder: Embedder | None = None,
+) -> HomeIndex:
+    """Build the reusable index of a home (keyword, scope, category and command vectors)."""
+    return build_home_index(devices, spec, embedder)
+
+
+@dataclass(slots=True)
+class _IndexCache:
+    """The index built by the last ``retrieve`` call that was given none."""
+
+    key: tuple[Any, ...] | None = None
+    index: HomeIndex | None = None
+
+
+_CACHE = _IndexCache()
+
+
+def _fingerprint(devices: Sequence[Device]) -> tuple[Any, ...]:
+    """Return everything about the devices that the index depends on."""
+    return tuple(
+        (d.id, d.name, d.room, d.category, d.profile_id, tuple(d.aliases), tuple(c.id for c in d.commands))
+        for d in devices
+    )
+
+
+def _index_for(devices: Sequence[Device], given: HomeIndex | None) -> HomeIndex:
+    """Return the given index when it covers the devices, else a cached or new one."""
+    if given is not None and given.covers(devices):
+        return given
+    if given is not None:
+        _LOGGER.debug("The index passed to retrieve() covers other devices; building one for these")
+    key = _fingerprint(devices)
+    if _CACHE.key != key or _CACHE.index is None:
+        _CACHE.key, _CACHE.index = key, build_home_index(devices)
+    return _CACHE.index
+
+
+def retrieve(  # noqa: PLR0913 - the public signature is fixed by the contract
+    text: str,
+    devices: Sequence[Device],
+    llm: LLMClient | None,
+    state: ConversationState,
+    top_k: int = DEFAULT_TOP_K,
+    vector_searcher: HomeIndex | None = None,
+) -> list[RetrievalResult]:
+    """Return one result per command of the utterance, in order (CONTRACT §2)."""
+    text = text if isinstance(text, str) else ""
+    top_k = min(max(int(top_k), 1), MAX_TOP_K)
+    index = _index_for(devices, vector_searcher)
+    started = perf_counter()
+    commands, parse_meta = _parse(text, llm, index)
+    parse_ms = (perf_counter() - started) * 1000
+    group_ids = (f"group-{n}" for n in itertools.count(1))
+    results = []
+    for command in commands:
+        command_started = perf_counter()
+        ir = command_to_ir(command, text)
+        search = _Search(index=index, ir=ir, top_k=top_k, state=state, group_ids=group_ids)
+        result = search.run(command)
+        result.meta.update(parse_meta)
+        result.meta["timings_ms"] = {"parse": round(parse_ms, 3), "retrieve": round((perf_counter() - command_started) * 1000, 3)}
+        _remember(state, result)
+        results.append(result)
+    return results
+
+
+def _parse(text: str, llm: LLMClient | None, index: HomeIndex) -> tuple[list[Command], dict[str, Any]]:
+    """Return the commands of the utterance and how they were obtained."""
+    if not text.strip():
+        return [UNKNOWN_COMMAND], {"parse": "empty"}
+    if llm is None:
+        return _offline(text, index), {"parse": "offline"}
+    try:
+        raw = llm.complete(index.system_prompt, text)
+    except Exception as err:  # noqa: BLE001 - any LLM client failure degrades to the offline parser
+        _LOGGER.warning("LLM parse failed (%s); using the offline parser", type(err).__name__)
+        return _offline(text, index), {"parse": "offline", "llm_error": type(err).__name__}
+    outcome = parse_commands(raw if isinstance(raw, str) else "")
+    if outcome.degraded:
+        return outcome.commands, {"parse": "degraded", "parser_errors": outcome.errors}
+    return outcome.commands, {"parse": "llm"}
+
+
+def _offline(text: str, index: HomeIndex) -> list[Command]:
+    """Return the offline parse of the utterance against the home's rooms and names."""
+    return parse_offline(text, index.room_names, index.device_names)
+
+
+def _remember(state: ConversationState, result: RetrievalResult) -> None:
+    """Remember the devices a result points at, for 它/那个 and bare follow-ups."""
+    if not result.candidates:
+        return
+    top = result.candidates[0]
+    if top.entity_kind == "device":
+        state.remember([top.entity_id])
+        return
+    state.remember([device_id for group in result.groups.values() for device_id in group.device_ids])
+
+
+@dataclass(slots=True)
+class _Search:
+    """Retrieval of one command against one home."""
+
+    index: HomeIndex
+    ir: QueryIR
+    top_k: int
+    state: ConversationState
+    group_ids: Iterator[str]
+    meta: dict[str, Any] = field(default_factory=dict)
+    query: VectorQuery = field(init=False)
+    doc_scores: np.ndarray = field(init=False)
+    enforce: bool = field(init=False)
+    _choices: dict[int, CapabilityChoice] = field(default_factory=dict)
+
+    def run(self, command: Command) -> RetrievalResult:
+        """Return the result of this command."""
+        if command.a == UNKNOWN_ACTION:
+            self.meta["fallback"] = "raw_text"
+            self._prepare_vectors(VectorQuery(self.ir.raw, "unknown_command"))
+            return self._raw_text(command)
+        self._prepare_vectors(vector_query_for(self.ir))
+        referenced = self._referenced_positions()
+        if referenced:
+            return self._targets_result(command, referenced, ["last_mentioned"])
+        scope = self.index.rooms.apply(self.ir.scope_include, self.ir.scope_exclude)
+        self.meta.update(scope.meta)
+        mask, category = self._gate(scope.mask)
+        pool = np.flatnonzero(mask)
+        room_hit = bool(self.ir.scope_include - {"*"}) and "scope_include_fallback" not in scope.meta
+        if self.ir.quantifier in (Quantifier.ALL, Quantifier.EXCEPT):
+            return self._bulk(command, pool, category, room_hit=room_hit)
+        return self._ranked(command, pool, category, room_hit=room_hit)
+
+    def _prepare_vectors(self, query: VectorQuery) -> None:
+        """Embed the query once for every device of this command."""
+        self.query = query
+        self.enforce = query.fallback_reason is None
+        self.meta["vector_query"] = query.text
+        if query.fallback_reason:
+            self.meta["vector_query_fallback"] = query.fallback_reason
+        self.doc_scores = self.index.vectors.document_scores(query.text)
+
+    def _choice(self, position: int) -> CapabilityChoice:
+        """Return the capability choice of a device (computed once per document signature)."""
+        vectors = self.index.vectors
+        signature = int(vectors.device_signature[position])
+        if signature not in self._choices:
+            self._choices[signature] = choose_capability(
+                vectors, vectors.signature_device[signature], self.doc_scores, question=self.query.is_question
+            )
+        return self._choices[signature]
+
+    def _capable(self, positions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Return the capable subset of positions and their command similarities."""
+        keep = np.zeros(len(positions), dtype=bool)
+        similarity = np.zeros(len(positions), dtype=np.float32)
+        for signature in np.unique(self.index.vectors.device_signature[positions]) if len(positions) else ():
+            members = self.index.vectors.device_signature[positions] == signature
+            representative = self.index.vectors.signature_device[int(signature)]
+            choice = self._choice(representative)
+            capable = is_capable(
+                choice, has_specs=bool(self.index.commands[representative]), enforce=self.enforce
+            )
+            keep[members] = capable
+            similarity[members] = choice.similarity
+        if len(positions) and not keep.any():
+            self.meta["no_capable_device"] = True
+        return positions[keep], similarity[keep]
+
+    def _gate(self, mask: np.ndarray) -> tuple[np.ndarray, str | None]:
+        """Apply category gating; skip it for Unknown/None/invalid hints or an empty gate."""
+        category = category_for_type_hint(self.ir.type_hint)
+        self.meta["gating"] = category
+        if category is None:
+            return mask, None
+        gated = mask & self.index.category_masks.get(category, np.zeros(len(mask), dtype=bool))
+        if not gated.any():
+            self.meta["gating_fallback"] = category
+            self.meta["gating"] = None
+            return mask, None
+        return gated, category
+
+    def _referenced_positions(self) -> list[int]:
+        """Return the last-mentioned devices when the command points back to them."""
+        explicit = LAST_MENTIONED_REFERENCE in self.ir.references
+        implicit = (
+            self.ir.name_hint is None
+            and category_for_type_hint(self.ir.type_hint) is None
+            and not (self.ir.scope_include - {"*"})
+            and not self.ir.scope_exclude
+            and self.ir.quantifier == Quantifier.ONE
+        )
+        if not explicit and not implicit:
+            return []
+        positions = [self.index.positions[i] for i in self.state.last_mentioned() if i in self.index.positions]
+        if positions:
+            self.meta["reference"] = "explicit" if explicit else "implicit"
+        elif explicit:
+            self.meta["reference_unresolved"] = True
+        return positions
+
+    def _name_hint(self, category: str | None) -> str:
+        """Return the compacted name hint, empty when it only repeats the gated type."""
+        hint = compact(self.ir.name_hint or "")
+        if category and is_type_word(hint) and TYPE_WORDS.get(hint) == category:
+            return ""
+        return hint
+
+    def _name_scores(self, pool: np.ndarray, hint: str) -> dict[int, tuple[float, bool]]:
+        """Return keyword name scores of pool devices that share characters with the hint."""
+        if not hint:
+            return {}
+        in_pool = np.zeros(len(self.index.devices), dtype=bool)
+        in_pool[pool] = True
+        scores = {}
+        for position in self.index.keywords.candidates(hint):
+            if in_pool[position]:
+                score, via_alias = self.index.keywords.score(position, hint)
+                if score >= MIN_NAME_SCORE:
+                    scores[position] = (score, via_alias)
+        return scores
+
+    def _ranked(self, command: Command, pool: np.ndarray, category: str | None, *, room_hit: bool) -> RetrievalResult:
+        """Rank single-target commands (one / any) and cut to top-k."""
+        hint = self._name_hint(category)
+        names = self._name_scores(pool, hint)
+        base = (TYPE_BONUS if category else 0.0) + (ROOM_BONUS if room_hit else 0.0)
+        if category is None and hint:
+            pool = np.array(sorted(names), dtype=np.int64) if names else pool
+            if not names:
+                self.meta["keyword_miss"] = True
+        return self._rank_pool(command, pool, names, base, category, room_hit=room_hit)
+
+    def _rank_pool(  # noqa: PLR0913
+        self,
+        command: Command,
+        pool: np.ndarray,
+        names: dict[int, tuple[float, bool]],
+        base: float,
+        category: str | None,
+        *,
+        room_hit: bool,
+    ) -> RetrievalResult:
+        """Score a pool by weighted keyword + vector evidence and keep the best."""
+        pool, similarity = self._capable(pool)
+        keyword_weight, vector_weight = GATED_WEIGHTS if category else UNGATED_WEIGHTS
+        self.meta["weights"] = {"keyword": keyword_weight, "vector": vector_weight}
+        keyword = np.array([base + names.get(int(p), (0.0, False))[0] for p in pool], dtype=np.float32)
+        total = keyword_weight * keyword + vector_weight * similarity
+        limit = self._limit()
+        order = np.lexsort((pool, -total))[:limit]
+        candidates = []
+        for i in order:
+            position = int(pool[i])
+            reasons = self._reasons(position, names, category, room_hit=room_hit)
+            choice = self._choice(position)
+            candidates.append(
+                Candidate(
+                    entity_id=self.index.device_ids[position],
+                    entity_kind="device",
+                    capability_id=choice.command.id if choice.command else None,
+                    keyword_score=round(float(keyword[i]), 4),
+                    vector_score=round(float(similarity[i]), 4),
+                    total_score=round(float(total[i]), 4),
+                    reasons=reasons,
+                )
+            )
+        hint = None
+        if not candidates:
+            hint = NO_CANDIDATES
+        elif len(candidates) > 1 and candidates[0].total_score - candidates[1].total_score < CLOSE_MATCH_MARGIN:
+            hint = MULTIPLE_CLOSE_MATCHES
+        return RetrievalResult(command=command, candidates=candidates, hint=hint, meta=self.meta)
+
+    def _limit(self) -> int:
+        """Return how many single-target candidates to keep."""
+        if self.ir.quantifier == Quantifier.ANY and self.ir.count:
+            return min(self.ir.count, MAX_TOP_K)
+        return self.top_k
+
+    def _reasons(
+        self, position: int, names: dict[int, tuple[float, bool]], category: str | None, *, room_hit: bool
+    ) -> list[str]:
+        """Return why a device was ranked."""
+        reasons = []
+        if position in names:
+            score, via_alias = names[position]
+            if score >= EXACT_NAME_SCORE:
+                reasons.append("alias_hit" if via_alias else "name_hit")
+            else:
+                reasons.append("name_partial")
+        if room_hit:
+            reasons.append("room_hit")
+        if category:
+            reasons.append("type_hit")
+        if self.doc_scores.size and self._choice(position).similarity > 0:
+            reasons.append("vector_hit")
+        return reasons
+
+    def _bulk(self, command: Command, pool: np.ndarray, category: str | None, *, room_hit: bool) -> RetrievalResult:
+        """Return groups covering every target of an all/except command."""
+        hint = compact(self.ir.name_hint or "")
+        if hint and not is_type_word(hint):
+            named = [p for p, (score, _) in self._name_scores(pool, hint).items() if score >= BULK_NAME_MIN]
+            if named:
+                pool = np.array(sorted(named), dtype=np.int64)
+            else:
+                self.meta["bulk_name_unmatched"] = True
+        reasons = [*(["room_hit"] if room_hit else []), *(["type_hit"] if category else []), f"quantifier_{self.ir.quantifier}"]
+        return self._targets_result(command, [int(p) for p in pool], reasons, category=category)
+
+    def _targets_result(
+        self, command: Command, positions: list[int], reasons: list[str], category: str | None = None
+    ) -> RetrievalResult:
+        """Return one device candidate, or groups by command set, for a known target set."""
+        capable, similarity = self._capable(np.array(positions, dtype=np.int64))
+        dropped = len(positions) - len(capable)
+        if dropped:
+            self.meta["unsupported_targets"] = dropped
+        keyword_weight, vector_weight = GATED_WEIGHTS if category else UNGATED_WEIGHTS
+        base = (TYPE_BONUS if category else 0.0) + (ROOM_BONUS if "room_hit" in reasons else 0.0)
+        if len(capable) == 1 and self.ir.quantifier == Quantifier.ONE:
+            choice = self._choice(int(capable[0]))
+            keyword = 1.0
+            return RetrievalResult(
+                command=command,
+                candidates=[
+                    Candidate(
+                        entity_id=self.index.device_ids[int(capable[0])],
+                        entity_kind="device",
+                        capability_id=choice.command.id if choice.command else None,
+                        keyword_score=keyword,
+                        vector_score=round(float(similarity[0]), 4),
+                        total_score=round(keyword_weight * keyword + vector_weight * float(similarity[0]), 4),
+                        reasons=reasons,
+                    )
+                ],
+                meta=self.meta,
+            )
+        groups = group_targets([int(p) for p in capable], self.index.command_sets, self._choice)
+        groups.sort(key=lambda group: (-len(group.positions), group.positions[0]))
+        kept, cut = bound_groups(groups)
+        self.meta["targets"] = len(capable)
+        candidates, result_groups = [], {}
+        for group in kept:
+            group_id = next(self.group_ids)
+            device_ids = [self.index.device_ids[p] for p in group.positions]
+            capability = group.choice.command.id if group.choice.command else None
+            result_groups[group_id] = Group(group_id, group_name(self.index.devices, group.positions), device_ids, capability)
+            candidates.append(
+                Candidate(
+                    entity_id=group_id,
+                    entity_kind="group",
+                    capability_id=capability,
+                    keyword_score=base,
+                    vector_score=round(group.choice.similarity, 4),
+                    total_score=round(keyword_weight * base + vector_weight * group.choice.similarity, 4),
+                    reasons=list(reasons),
+                )
+            )
+        hint = TOO_MANY_TARGETS if cut else (None if candidates else NO_CANDIDATES)
+        if cut:
+            self.meta["listed_targets"] = sum(len(group.device_ids) for group in result_groups.values())
+        return RetrievalResult(command=command, candidates=candidates, hint=hint, groups=result_groups, meta=self.meta)
+
+    def _raw_text(self, command: Command) -> RetrievalResult:
+        """Retrieve by the raw utterance: names, rooms and type words it contains, then vectors."""
+        text = compact(self.ir.raw)
+        everything = np.arange(len(self.index.devices))
+        names = {
+            position: (score, False)
+            for position, score in self.index.keywords.contained_in(text, self.index.keywords.candidates(text)).items()
+        }
+        rooms = {room for room in self.index.rooms.room_index if len(room) >= 2 and room in text}  # noqa: PLR2004
+        categories = {category for word, category in TYPE_WORDS.items() if word in text}
+        room_ids = {self.index.rooms.room_index[room] for room in rooms}
+        bonus = {}
+        for position in names:
+            device = self.index.devices[position]
+            bonus[position] = (ROOM_BONUS if int(self.index.rooms.room_ids[position]) in room_ids else 0.0) + (
+                TYPE_BONUS if device.category in categories else 0.0
+            )
+        names = {p: (score + bonus[p], alias) for p, (score, alias) in names.items()}
+        pool = np.array(sorted(names), dtype=np.int64) if names else everything
+        return self._rank_pool(command, pool, names, 0.0, None, room_hit=False)

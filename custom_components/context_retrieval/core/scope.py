@@ -1,0 +1,151 @@
+"""Room scope: exclude always hard, include hard with fallback, room words in names (seed 003).
+
+Room words are looked up in device names only when the device's own room is missing
+or contradicts its name (device-level conflict) or when the command names a room the
+home does not have (command-level unknown); matching is longest-first,
+non-overlapping, and two different rooms in one name mean "unknown".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .text import compact
+
+MIN_ROOM_WORD_CHARS = 2
+"""Single-character room words match too much text to be trusted (seed 003 §1)."""
+NO_ROOM = -1
+AMBIGUOUS_ROOM = -2
+
+
+def extract_room_from_name(name: str, vocabulary: Collection[str], longest: int) -> str | None | bool:
+    """Return the one room word in a compacted name, None for none, False when ambiguous."""
+    hits: list[tuple[int, int]] = []
+    for size in range(min(longest, len(name)), MIN_ROOM_WORD_CHARS - 1, -1):
+        hits.extend((start, start + size) for start in range(len(name) - size + 1) if name[start : start + size] in vocabulary)
+    chosen: list[tuple[int, int]] = []
+    for start, end in hits:  # already longest first, then leftmost
+        if all(end <= s or start >= e for s, e in chosen):
+            chosen.append((start, end))
+    words = {name[start:end] for start, end in chosen}
+    if not words:
+        return None
+    if len(words) > 1:
+        return False
+    return words.pop()
+
+
+@dataclass(slots=True)
+class ScopeOutcome:
+    """Devices left by the scope and what it took to decide."""
+
+    mask: np.ndarray
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class RoomTable:
+    """Per-device rooms, and rooms read from names, prepared once per device set."""
+
+    room_index: dict[str, int]
+    """Compacted room name -> room id."""
+    room_ids: np.ndarray
+    """Room id of each device (NO_ROOM when empty)."""
+    name_room_ids: np.ndarray
+    """Room id read from each name (NO_ROOM, AMBIGUOUS_ROOM or a room id)."""
+    conflict: np.ndarray
+    """Devices whose room is empty or contradicts the room word in their name."""
+    names: list[str]
+    """Compacted names, for rooms the home does not know."""
+
+    @classmethod
+    def build(cls, rooms: Sequence[str], names: Sequence[str]) -> RoomTable:
+        """Index device rooms and read room words out of names."""
+        compact_rooms = [compact(room) for room in rooms]
+        room_index: dict[str, int] = {}
+        for room in compact_rooms:
+            if room:
+                room_index.setdefault(room, len(room_index))
+        vocabulary = {room for room in room_index if len(room) >= MIN_ROOM_WORD_CHARS}
+        longest = max(map(len, vocabulary), default=0)
+        room_ids = np.array([room_index.get(room, NO_ROOM) for room in compact_rooms], dtype=np.int32)
+        compact_names = [compact(name) for name in names]
+        name_room_ids = np.array(
+            [_room_id(extract_room_from_name(name, vocabulary, longest), room_index) for name in compact_names],
+            dtype=np.int32,
+        )
+        conflict = (room_ids == NO_ROOM) | ((name_room_ids >= 0) & (name_room_ids != room_ids))
+        return cls(room_index, room_ids, name_room_ids, conflict, compact_names)
+
+    def known_rooms(self) -> list[str]:
+        """Return the compacted room names of the home."""
+        return list(self.room_index)
+
+    def apply(self, include: Collection[str], exclude: Collection[str]) -> ScopeOutcome:
+        """Return the devices in scope: exclude hard, include hard unless it empties the set."""
+        size = len(self.room_ids)
+        include_words = {compact(room) for room in include} - {"", "*"}
+        exclude_words = {compact(room) for room in exclude} - {"", "*"}
+        if not include_words and not exclude_words:
+            return ScopeOutcome(np.ones(size, dtype=bool))
+        unknown = sorted((include_words | exclude_words) - self.room_index.keys())
+        name_rooms, enabled = self._name_rooms(unknown)
+        trusted = ~self.conflict
+        meta: dict[str, Any] = {
+            "room_name_used": int(np.count_nonzero(enabled & (name_rooms >= 0))),
+            "room_name_ambiguous": int(np.count_nonzero(enabled & (name_rooms == AMBIGUOUS_ROOM))),
+            "room_unknown_terms": unknown,
+        }
+        ids = dict(self.room_index)
+        for term in unknown:
+            ids.setdefault(term, len(ids))
+        excluded = self._in_rooms(exclude_words, ids, trusted, enabled, name_rooms)
+        kept = ~excluded
+        if include_words:
+            included = kept & self._in_rooms(include_words, ids, trusted, enabled, name_rooms)
+            if included.any():
+                kept = included
+            else:
+                meta["scope_include_fallback"] = 1
+        return ScopeOutcome(kept, meta)
+
+    def _in_rooms(
+        self,
+        words: set[str],
+        ids: dict[str, int],
+        trusted: np.ndarray,
+        enabled: np.ndarray,
+        name_rooms: np.ndarray,
+    ) -> np.ndarray:
+        """Return the devices that are in one of the rooms, by trusted room or by name."""
+        targets = np.array([ids[word] for word in words], dtype=np.int32)
+        return (trusted & np.isin(self.room_ids, targets)) | (enabled & np.isin(name_rooms, targets))
+
+    def _name_rooms(self, unknown: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+        """Return the room read from each name and which devices may use it."""
+        if not unknown:
+            return self.name_room_ids, self.conflict
+        ids = dict(self.room_index)
+        for term in unknown:
+            ids.setdefault(term, len(ids))
+        vocabulary = {word for word in ids if len(word) >= MIN_ROOM_WORD_CHARS}
+        longest = max(map(len, vocabulary), default=0)
+        name_rooms = self.name_room_ids.copy()
+        terms = [term for term in unknown if len(term) >= MIN_ROOM_WORD_CHARS]
+        for position, name in enumerate(self.names):
+            if any(term in name for term in terms):
+                name_rooms[position] = _room_id(extract_room_from_name(name, vocabulary, longest), ids)
+        return name_rooms, np.ones(len(name_rooms), dtype=bool)
+
+
+def _room_id(found: str | None | bool, ids: dict[str, int]) -> int:
+    """Return the id of an extracted room word (NO_ROOM / AMBIGUOUS_ROOM otherwise)."""
+    if found is None:
+        return NO_ROOM
+    if found is False:
+        return AMBIGUOUS_ROOM
+    return ids[str(found)]

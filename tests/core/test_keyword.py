@@ -1,0 +1,50 @@
+"""Keyword recall: fuzzy name scores and the inverted character index (seed 004 名称精确命中优先)."""
+
+import pytest
+
+from custom_components.context_retrieval.core.keyword import (
+    EXACT_NAME_SCORE,
+    KeywordIndex,
+    name_similarity,
+)
+
+
+def test_exact_name_scores_highest():
+    assert name_similarity("老伙计", "老伙计") == EXACT_NAME_SCORE
+
+
+@pytest.mark.parametrize(
+    ("hint", "better", "worse"),
+    [
+        ("主灯", "主灯", "客厅主灯"),  # exact beats containment
+        ("主灯", "客厅主灯", "吸顶灯"),  # containment beats a shared character
+        ("床头灯", "床头台灯", "台灯"),  # more bigrams shared ranks higher
+    ],
+)
+def test_name_similarity_orders_matches(hint, better, worse):
+    assert name_similarity(hint, better) > name_similarity(hint, worse)
+
+
+@pytest.mark.parametrize(("hint", "name"), [("", "灯"), ("灯", ""), ("空调", "窗帘")])
+def test_unrelated_or_empty_scores_zero(hint, name):
+    assert name_similarity(hint, name) == 0.0
+
+
+def test_index_finds_devices_sharing_characters_and_aliases():
+    index = KeywordIndex.build([("主灯",), ("老伙计", "落地扇"), ("窗帘",)])
+    assert index.candidates("老伙") == {1}
+    assert index.candidates("扇") == {1}
+    score, via_alias = index.score(1, "落地扇")
+    assert (score, via_alias) == (EXACT_NAME_SCORE, True)
+
+
+def test_index_normalises_names():
+    index = KeywordIndex.build([("客厅 主灯",), ("ＴＶ",)])
+    assert index.score(0, "客厅主灯")[0] == EXACT_NAME_SCORE
+    assert index.score(1, "tv")[0] == EXACT_NAME_SCORE
+
+
+def test_contained_in_scores_names_found_in_text():
+    index = KeywordIndex.build([("老伙计",), ("主灯",), ("窗帘",)])
+    hits = index.contained_in("帮我把老伙计打开", index.candidates("帮我把老伙计打开"))
+    assert set(hits) == {0}

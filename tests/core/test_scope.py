@@ -1,0 +1,111 @@
+"""Scope: exclude hard, include hard with fallback, room words in names (seed 003, seed 004 Scope 预过滤)."""
+
+import numpy as np
+import pytest
+
+from custom_components.context_retrieval.core.scope import RoomTable, extract_room_from_name
+
+ROOMS = ["卧室", "客厅", "厨房", "主卧室"]
+
+
+def kept(table: RoomTable, include=(), exclude=()) -> list[int]:
+    return [int(i) for i in np.flatnonzero(table.apply(include, exclude).mask)]
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("客厅老伙计", "客厅"),
+        ("主卧室台灯", "主卧室"),  # longest match wins over 卧室
+        ("客厅到厨房的灯带", False),  # two rooms: ambiguous
+        ("老伙计", None),
+        ("卧室卧室灯", "卧室"),  # the same word twice is still one room
+    ],
+)
+def test_extract_room_from_name(name, expected):
+    assert extract_room_from_name(name, set(ROOMS), 3) == expected
+
+
+def test_single_character_room_words_are_ignored():
+    table = RoomTable.build(["东", "卧室"], ["东边的灯", "灯"])
+    assert int(table.name_room_ids[0]) < 0
+
+
+def test_exclude_room_removes_devices():
+    table = RoomTable.build(["卧室", "客厅"], ["卧室灯", "客厅灯"])
+    assert kept(table, exclude=["卧室"]) == [1]
+
+
+def test_include_room_keeps_only_that_room():
+    table = RoomTable.build(["卧室", "客厅", "厨房"], ["卧室灯", "客厅灯", "厨房灯"])
+    outcome = table.apply(["客厅"], [])
+    assert [int(i) for i in np.flatnonzero(outcome.mask)] == [1]
+    assert "scope_include_fallback" not in outcome.meta
+
+
+def test_include_falls_back_to_exclude_only_when_nothing_is_left():
+    table = RoomTable.build(["卧室", "客厅", "厨房"], ["灯1", "灯2", "灯3"])
+    outcome = table.apply(["书房"], ["卧室"])
+    assert [int(i) for i in np.flatnonzero(outcome.mask)] == [1, 2]
+    assert outcome.meta["scope_include_fallback"] == 1
+    assert outcome.meta["room_unknown_terms"] == ["书房"]
+
+
+def test_exclude_stays_hard_even_when_it_empties_the_set():
+    table = RoomTable.build(["卧室", "卧室"], ["灯1", "灯2"])
+    assert kept(table, exclude=["卧室"]) == []
+
+
+@pytest.mark.parametrize("room", ["", "卧室"])
+def test_name_with_room_word_is_kept_when_its_room_is_missing_or_conflicts(room):
+    # seed 001: 客厅老伙计 with an empty or other room is not filtered out by 客厅.
+    table = RoomTable.build([room, "客厅", "卧室"], ["客厅老伙计", "客厅灯", "卧室灯"])
+    outcome = table.apply(["客厅"], [])
+    assert [int(i) for i in np.flatnonzero(outcome.mask)] == [0, 1]
+    assert outcome.meta["room_name_used"] == 1
+
+
+def test_conflicting_device_is_scoped_by_its_name():
+    # device 1's name says 客厅 but its room says 卧室: the room is not trusted, the name decides.
+    table = RoomTable.build(["客厅", "卧室", "卧室"], ["客厅灯", "客厅老伙计", "床头灯"])
+    assert kept(table, include=["卧室"]) == [2]
+    assert kept(table, include=["客厅"]) == [0, 1]
+    assert kept(table, exclude=["客厅"]) == [2]
+
+
+def test_two_rooms_in_a_name_leave_the_device_room_trusted():
+    table = RoomTable.build(["客厅", "卧室"], ["客厅灯", "卧室里的客厅灯"])
+    assert kept(table, include=["卧室"]) == [1]
+
+
+def test_unknown_command_room_enables_name_matching_for_all_devices():
+    table = RoomTable.build(["卧室", "卧室"], ["花园灯", "卧室灯"])
+    outcome = table.apply(["花园"], [])
+    assert [int(i) for i in np.flatnonzero(outcome.mask)] == [0]
+    assert outcome.meta["room_unknown_terms"] == ["花园"]
+    assert outcome.meta["room_name_used"] >= 1
+
+
+def test_ambiguous_names_do_not_decide_and_are_counted():
+    table = RoomTable.build(["", "客厅", "厨房"], ["客厅厨房灯带", "灯", "灯"])
+    outcome = table.apply([], ["客厅"])
+    # the ambiguous device is not excluded by its name (conservative).
+    assert [int(i) for i in np.flatnonzero(outcome.mask)] == [0, 2]
+    assert outcome.meta["room_name_ambiguous"] == 1
+
+
+@pytest.mark.parametrize("room", ["客厅 ", "客 厅", "客厅\u3000"])
+def test_rooms_are_normalised_the_same_way_on_both_sides(room):
+    table = RoomTable.build([room, "卧室"], ["灯", "灯"])
+    assert kept(table, include=["客厅"]) == [0]
+
+
+def test_bracket_and_width_variants_match():
+    table = RoomTable.build(["（儿童房）", "卧室"], ["灯", "灯"])
+    assert kept(table, include=["(儿童房)"]) == [0]
+
+
+def test_no_scope_keeps_everything():
+    table = RoomTable.build(["卧室", "客厅"], ["a", "b"])
+    assert kept(table) == [0, 1]
+    assert kept(table, include=["*"]) == [0, 1]
