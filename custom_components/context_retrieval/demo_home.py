@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import json
 from importlib import resources
+from typing import TYPE_CHECKING
 
-from .core.models import Device
 from .core.smartthings import devices_from_smartthings
 from .core.spec import SpecIndex
+
+if TYPE_CHECKING:
+    from .core.models import Device
 
 DEMO_HOME_FILE = "demo_home.json"
 """Package data file with SmartThings-shaped ``rooms`` and ``devices`` lists."""

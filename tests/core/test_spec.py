@@ -114,7 +114,12 @@ def test_bad_jsonl_line_is_skipped_with_its_line_number(
 ) -> None:
     path = tmp_path / "spec.jsonl"
     path.write_text(
-        json.dumps(LIGHT_PROFILE) + "\n" + '{"profileId": "broken", ' + "\n" + json.dumps(PLUG_PROFILE) + "\n",
+        json.dumps(LIGHT_PROFILE)
+        + "\n"
+        + '{"profileId": "broken", '
+        + "\n"
+        + json.dumps(PLUG_PROFILE)
+        + "\n",
         encoding="utf-8",
     )
     with caplog.at_level(logging.WARNING):
@@ -174,7 +179,11 @@ def test_malformed_commands_are_skipped(capability: object, caplog: pytest.LogCa
 
 
 def test_capabilities_that_are_not_a_list_are_ignored(caplog: pytest.LogCaptureFixture) -> None:
-    profile = {"profileId": "p", "capabilities": {"id": "x"}, "conditions": [{"id": "main-t", "description": "温度"}]}
+    profile = {
+        "profileId": "p",
+        "capabilities": {"id": "x"},
+        "conditions": [{"id": "main-t", "description": "温度"}],
+    }
     with caplog.at_level(logging.WARNING):
         index = load_spec([profile])
     assert [c.id for c in index.commands_for("p")] == ["main-t"]

@@ -42,7 +42,7 @@ def capability_table() -> dict[str, tuple[CapabilityTemplate, ...]]:
         for entry in entries:
             try:
                 templates.append(_template(capability, entry))
-            except ValueError as err:
+            except (TypeError, ValueError) as err:
                 _LOGGER.warning("Capability table %s: skipping an entry: %s", capability, err)
         table[capability] = tuple(templates)
     return table
@@ -51,7 +51,7 @@ def capability_table() -> dict[str, tuple[CapabilityTemplate, ...]]:
 def _template(capability: str, entry: object) -> CapabilityTemplate:
     """Return the id suffix and command of one capability table entry."""
     if not isinstance(entry, Mapping):
-        raise ValueError("entry is not an object")
+        raise TypeError("entry is not an object")
     suffix = entry.get("suffix")
     if suffix is not None and not isinstance(suffix, str):
         raise ValueError("suffix is not a string")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -127,12 +128,13 @@ def parse_command(raw: object, *, readable: bool) -> CommandSpec:
     """Return the CommandSpec of one spec capability or condition.
 
     Raises:
+        TypeError: when ``raw`` is not an object.
         ValueError: when ``raw`` lacks a string id or description or has a field
             of the wrong type.
 
     """
     if not isinstance(raw, Mapping):
-        raise ValueError(f"expected an object, got {type(raw).__name__}")
+        raise TypeError(f"expected an object, got {type(raw).__name__}")
     command_id = raw.get("id")
     description = raw.get("description")
     if not isinstance(command_id, str) or not command_id:
@@ -148,7 +150,9 @@ def parse_command(raw: object, *, readable: bool) -> CommandSpec:
     value_list = raw.get("value_list")
     if value_list is not None and (
         not isinstance(value_list, list)
-        or not all(isinstance(item, Mapping) and isinstance(item.get("description"), str) for item in value_list)
+        or not all(
+            isinstance(item, Mapping) and isinstance(item.get("description"), str) for item in value_list
+        )
     ):
         raise ValueError(f"{command_id}: value_list is not a list of objects with a description")
     return CommandSpec(
@@ -164,7 +168,7 @@ def parse_command(raw: object, *, readable: bool) -> CommandSpec:
 def _parse_profile(raw: object) -> tuple[str, list[CommandSpec]]:
     """Return the profile id and commands of one spec profile, skipping bad commands."""
     if not isinstance(raw, Mapping):
-        raise ValueError(f"expected an object, got {type(raw).__name__}")
+        raise TypeError(f"expected an object, got {type(raw).__name__}")
     profile_id = raw.get("profileId")
     if not isinstance(profile_id, str) or not profile_id:
         raise ValueError("missing profileId")
@@ -177,7 +181,7 @@ def _parse_profile(raw: object) -> tuple[str, list[CommandSpec]]:
         for position, entry in enumerate(entries):
             try:
                 commands.append(parse_command(entry, readable=readable))
-            except ValueError as err:
+            except (TypeError, ValueError) as err:
                 _LOGGER.warning("Spec profile %s: skipping %s[%d]: %s", profile_id, key, position, err)
     return profile_id, commands
 
@@ -185,11 +189,8 @@ def _parse_profile(raw: object) -> tuple[str, list[CommandSpec]]:
 def _read_profiles(path: Path) -> Iterable[object]:
     """Return the raw profiles of a JSON array file or a JSONL file."""
     text = path.read_text(encoding="utf-8")
-    try:
+    with contextlib.suppress(json.JSONDecodeError):
         data = json.loads(text)
-    except json.JSONDecodeError:
-        data = None
-    else:
         if isinstance(data, list):
             return data
         if isinstance(data, Mapping):
@@ -220,7 +221,7 @@ def load_spec(source: str | os.PathLike[str] | Iterable[Mapping[str, Any]]) -> S
     for position, raw in enumerate(raw_profiles):
         try:
             profile_id, commands = _parse_profile(raw)
-        except ValueError as err:
+        except (TypeError, ValueError) as err:
             _LOGGER.warning("Skipping spec profile #%d: %s", position, err)
             continue
         if profile_id in index.profiles:

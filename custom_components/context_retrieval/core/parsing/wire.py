@@ -1,12 +1,14 @@
 """Read the LLM's JSON command array strictly (CONTRACT §1).
 
-The answer must be a non-empty JSON array of objects with the keys ``a`` (required)
-and ``s``, ``n``, ``t``, ``q``, ``c`` (optional, defaulted). Code fences and prose
-around the array are tolerated; unknown keys are ignored. Anything else - not JSON,
-truncated JSON, not an array, an empty array, an element that is not an object, a
-value of the wrong type - degrades the *whole* answer to one UNKNOWN command: a
-half-valid array usually means the model lost track of the format, and retrieval on
-the raw text is safer than acting on part of a command sequence.
+The answer must be a non-empty JSON array of objects with the keys ``a`` (required,
+a string; an empty one is kept so retrieval can still use ``n`` and fall back to the
+raw text for the action) and ``s``, ``n``, ``t``, ``q``, ``c`` (optional; absent,
+null or empty values take the defaults). Code fences and prose around the array are
+tolerated; unknown keys are ignored. Anything else - not JSON, truncated JSON, not an
+array, an empty array, an element that is not an object, a value of the wrong type -
+degrades the *whole* answer to one UNKNOWN command: a half-valid array usually means
+the model lost track of the format, and retrieval on the raw text is safer than
+acting on part of a command sequence.
 """
 
 from __future__ import annotations
@@ -54,23 +56,34 @@ class _WireError(ValueError):
 def parse_commands(raw: str) -> ParseOutcome:
     """Return the commands of an LLM answer, degrading to UNKNOWN instead of raising."""
     try:
-        items = _find_array(raw)
-        if not items:
-            raise _WireError("empty array")
-        if len(items) > MAX_COMMANDS:
-            raise _WireError(f"{len(items)} commands, more than {MAX_COMMANDS}")
-        commands = [_command_from(item, index) for index, item in enumerate(items)]
+        commands = _read_commands(raw)
     except _WireError as err:
         return ParseOutcome(commands=[UNKNOWN_COMMAND], degraded=True, errors=[str(err)])
     return ParseOutcome(commands=commands)
 
 
+def _read_commands(raw: object) -> list[Command]:
+    """Return every command of the answer, or raise ``_WireError`` on the first problem."""
+    items = _find_array(raw)
+    if not items:
+        raise _WireError("empty array")
+    if len(items) > MAX_COMMANDS:
+        raise _WireError(f"{len(items)} commands, more than {MAX_COMMANDS}")
+    return [_command_from(item, index) for index, item in enumerate(items)]
+
+
 def _find_array(raw: object) -> list[Any]:
-    """Return the first JSON array in ``raw`` (fences and prose around it are skipped)."""
+    """Return the JSON array in ``raw``, skipping code fences and prose around it.
+
+    The first non-empty array of objects wins; failing that, the first array of
+    anything (which then fails validation), so ``见[1]：[{...}]`` still reads the
+    commands.
+    """
     if not isinstance(raw, str):
         raise _WireError(f"answer is {type(raw).__name__}, not text")
     if len(raw) > MAX_RAW_CHARS:
         raise _WireError(f"answer is {len(raw)} characters, more than {MAX_RAW_CHARS}")
+    first: list[Any] | None = None
     start = raw.find("[")
     for _ in range(MAX_ARRAY_STARTS):
         if start < 0:
@@ -79,10 +92,16 @@ def _find_array(raw: object) -> list[Any]:
             # Decoding from a ``[`` can only yield a list.
             value, _end = _DECODER.raw_decode(raw, start)
         except (ValueError, RecursionError):
-            start = raw.find("[", start + 1)
-            continue
-        return value
-    raise _WireError("no complete JSON array in the answer")
+            pass
+        else:
+            if value and all(isinstance(item, dict) for item in value):
+                return value
+            if first is None:
+                first = value
+        start = raw.find("[", start + 1)
+    if first is None:
+        raise _WireError("no complete JSON array in the answer")
+    return first
 
 
 def _command_from(item: object, index: int) -> Command:
@@ -90,7 +109,7 @@ def _command_from(item: object, index: int) -> Command:
     if not isinstance(item, dict):
         raise _WireError(f"element {index} is {type(item).__name__}, not an object")
     action = _text(item, "a", index)
-    if not action:
+    if action is None:
         raise _WireError(f"element {index} has no action 'a'")
     quantifier_text = (_text(item, "q", index) or Quantifier.ONE.value).lower()
     quantifier = _QUANTIFIERS.get(quantifier_text)

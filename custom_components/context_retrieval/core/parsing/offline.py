@@ -1,0 +1,673 @@
+"""Parse an utterance into wire commands without an LLM (the deterministic fallback).
+
+The text is cut into tokens by leftmost-longest matching against the home's own
+room names and device names, the category words of ``gating.TYPE_WORDS`` and a
+small table of function words (verbs, quantifiers, exclusion and reference
+phrases). Tokens are then grouped into clauses (然后/再/并/，, or a second verb),
+and each clause into targets (rooms + a head-final noun phrase). It follows the
+conventions of the gold parses in ``shared/data/smartthings/parse_cases.jsonl``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from enum import StrEnum, auto
+from typing import TYPE_CHECKING
+
+from custom_components.context_retrieval.core.gating import GENERIC_TYPE_WORDS, TYPE_WORDS
+from custom_components.context_retrieval.core.models import (
+    ANY_NAME,
+    ANY_ROOM,
+    LAST_MENTIONED,
+    UNKNOWN_ACTION,
+    UNKNOWN_CATEGORY,
+    UNKNOWN_COMMAND,
+    Command,
+    Quantifier,
+)
+from custom_components.context_retrieval.core.text import compact
+
+if TYPE_CHECKING:
+    from collections.abc import Collection, Iterable, Sequence
+
+ACTION_ON = "打开"
+ACTION_OFF = "关闭"
+ACTION_MUTE = "静音"
+ACTION_UNMUTE = "取消静音"
+ACTION_QUERY = "查询"
+DEFAULT_QUERY_ATTRIBUTE = "状态"
+DEFAULT_PERCENT_ATTRIBUTE = "亮度"
+TEMPERATURE_ATTRIBUTE = "温度"
+TEMPERATURE_UNIT = "C"
+"""``设置温度=26C``: the unit the gold parses and the prompt use for degrees Celsius."""
+MAX_OFFLINE_CHARS = 500
+"""Only this much of an utterance is parsed; a spoken command is far shorter."""
+
+
+class _Kind(StrEnum):
+    """What a token is."""
+
+    ROOM = auto()
+    NAME = auto()
+    TYPE = auto()
+    OTHER = auto()
+    ON = auto()
+    OFF = auto()
+    SET = auto()
+    ADJUST = auto()
+    ATTR = auto()
+    NUM = auto()
+    MODE = auto()
+    MUTE = auto()
+    CANCEL = auto()
+    START = auto()
+    PAUSE = auto()
+    RESUME = auto()
+    STOP = auto()
+    TASK = auto()
+    QUERY = auto()
+    ALL = auto()
+    ANY = auto()
+    COUNT = auto()
+    PRON = auto()
+    EXC_START = auto()
+    EXC_END = auto()
+    CONJ = auto()
+    SEP = auto()
+    FILLER = auto()
+
+
+_REFERENCE = "reference"
+"""它/刚才的: points back even before a noun (刚才的灯 is the last-mentioned light)."""
+_DEMONSTRATIVE = "demonstrative"
+"""那个/这个: points back only alone (那个灯 is just a light)."""
+
+_MODES = {
+    "自然风": "设置风模式=自然风",
+    "睡眠风": "设置风模式=睡眠风",
+    "标准风": "设置风模式=标准风",
+    "摆风": "设置摆风=开启",
+    "摇头": "设置摆风=开启",
+    "制冷": "设置模式=制冷",
+    "制热": "设置模式=制热",
+    "送风": "设置模式=送风",
+    "除湿": "设置模式=除湿",
+}
+"""Mode words and the setting each one means (设为自然风 -> 设置风模式=自然风)."""
+
+
+def _words(kind: _Kind, *words: str) -> dict[str, tuple[_Kind, str]]:
+    """Return a lexicon slice where each word stands for itself."""
+    return {word: (kind, word) for word in words}
+
+
+def _mapped(kind: _Kind, mapping: dict[str, str]) -> dict[str, tuple[_Kind, str]]:
+    """Return a lexicon slice where each word stands for a canonical value."""
+    return {word: (kind, value) for word, value in mapping.items()}
+
+
+_FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
+    **_mapped(_Kind.ON, dict.fromkeys(("打开", "开启", "启动", "开", "点亮"), ACTION_ON)),
+    **_mapped(_Kind.OFF, dict.fromkeys(("关闭", "关掉", "关上", "关了", "关", "熄灭", "断开"), ACTION_OFF)),
+    **_words(
+        _Kind.SET,
+        *("调到", "调至", "调成", "调为", "调整到", "调整为", "调", "开到", "变成"),
+        *("设置到", "设置成", "设置为", "设置", "设为", "设成", "设到", "改成", "改为"),
+        *("切换到", "切换为", "切换成"),
+    ),
+    **_words(_Kind.ADJUST, "调亮", "调暗", "调高", "调低", "调大", "调小"),
+    **_words(_Kind.ATTR, "亮度", "风速", "音量", "遮光", "温度", "湿度", "状态", "电量", "色温"),
+    **_mapped(_Kind.ATTR, {"遮光度": "遮光", "风量": "风速", "声音": "音量"}),
+    **_mapped(_Kind.MODE, _MODES),
+    **_mapped(_Kind.MODE, {f"{word}模式": action for word, action in _MODES.items()}),
+    **_words(_Kind.MUTE, "静音"),
+    **_words(_Kind.CANCEL, "取消"),
+    **_words(_Kind.START, "开始"),
+    **_words(_Kind.PAUSE, "暂停"),
+    **_words(_Kind.RESUME, "继续"),
+    **_words(_Kind.STOP, "停止", "停掉"),
+    **_words(_Kind.TASK, "烘干", "洗涤", "洗衣", "脱水", "漂洗", "清扫", "扫地", "拖地", "充电"),
+    **_mapped(_Kind.QUERY, dict.fromkeys(("查询", "查看", "查一下", "看看", "看一下", "多少", "怎么样"), "")),
+    **_mapped(_Kind.QUERY, {"几度": TEMPERATURE_ATTRIBUTE}),
+    **_words(_Kind.ALL, "所有", "全部", "都", "每个", "全都", "每一个", "各个", "全屋", "一切"),
+    **_words(_Kind.ANY, "随便", "任意", "随机", "任何", "哪个都行"),
+    **_mapped(_Kind.PRON, dict.fromkeys(("它", "它们", "刚才的", "刚才那个", "刚刚的", "刚才"), _REFERENCE)),
+    **_mapped(_Kind.PRON, {"上一个": _REFERENCE}),
+    **_mapped(_Kind.PRON, dict.fromkeys(("那个", "这个", "那台", "这台", "那盏", "这盏"), _DEMONSTRATIVE)),
+    **_words(_Kind.EXC_START, "除了", "除", "除去"),
+    **_words(_Kind.EXC_END, "以外", "之外", "外"),
+    **_words(_Kind.CONJ, "和", "与", "跟", "及", "以及", "、", "还有"),
+    **_words(_Kind.SEP, "然后", "再", "并且", "并", "接着", "之后", "随后", "同时"),
+    **_words(_Kind.SEP, ",", ".", ";", "!", "?", "。", "；", "！", "？", "\n"),
+    **_words(_Kind.FILLER, "把", "让", "将", "请", "帮我", "帮忙", "麻烦", "给我", "一下", "的", "吧"),
+    **_words(_Kind.FILLER, "啊", "呀", "呢", "了", "我", "要", "想", "一点", "房间", "里", "里面"),
+    **_words(_Kind.FILLER, "现在", "目前", "当前", "谢谢"),
+    **_words(_Kind.FILLER, "(", ")", '"', "'", "“", "”", "‘", "’", "《", "》", ":", "~"),
+}
+"""Function words; a home's room and device names take precedence over them."""
+
+_ACTION_KINDS = frozenset(
+    {
+        _Kind.ON,
+        _Kind.OFF,
+        _Kind.SET,
+        _Kind.ADJUST,
+        _Kind.MUTE,
+        _Kind.CANCEL,
+        _Kind.START,
+        _Kind.PAUSE,
+        _Kind.RESUME,
+        _Kind.STOP,
+        _Kind.QUERY,
+    }
+)
+_ACTION_WORD_KINDS = _ACTION_KINDS | {_Kind.NUM, _Kind.MODE, _Kind.TASK}
+"""Tokens that make a clause a command even without a verb (亮度百分之五十)."""
+_SWITCH_KINDS = frozenset({_Kind.ON, _Kind.OFF})
+_PHRASE_KINDS = frozenset({_Kind.NAME, _Kind.TYPE, _Kind.OTHER})
+_HEAD_KINDS = frozenset({_Kind.NAME, _Kind.TYPE})
+_EXCLUDED_NAME_KINDS = _PHRASE_KINDS | {_Kind.CONJ}
+_TEMPERATURE_CATEGORIES = frozenset({"AirConditioner", "Thermostat"})
+_TASK_VERBS = (_Kind.PAUSE, _Kind.CANCEL, _Kind.STOP, _Kind.RESUME)
+"""Verbs that prefix a task word (暂停烘干); a task said alone starts (开始烘干)."""
+_DEFAULT_TASK_VERB = "开始"
+
+_CN_DIGITS = {"零": 0, "两": 2, **{char: value for value, char in enumerate("〇一二三四五六七八九")}}
+_CN_NUMBER = "[零一二两三四五六七八九十百]+"
+_NUMBER_PATTERNS: tuple[tuple[re.Pattern[str], str | None], ...] = (
+    (re.compile(rf"百分之([0-9]+|{_CN_NUMBER})"), "%"),
+    (re.compile(r"([0-9]+(?:\.[0-9]+)?)(%|度|°c|°|档)?"), None),
+    (re.compile(rf"({_CN_NUMBER})(度|档)"), None),
+)
+"""Value patterns: (regex, fixed unit or None to take the unit from group 2)."""
+_COUNT_PATTERN = re.compile(r"([0-9]+|[一二两三四五六七八九十]+)(个|盏|台|只|组|扇|部|套|路)")
+
+
+@dataclass(slots=True, frozen=True)
+class _Token:
+    """One piece of the utterance."""
+
+    kind: _Kind
+    text: str
+    """The surface text (compacted)."""
+    value: str = ""
+    """The canonical value: room/device name as configured, action, attribute, number."""
+    unit: str = ""
+    """The unit of a ``NUM`` token (``%``, ``度``, ``档`` or empty)."""
+
+
+@dataclass(slots=True)
+class _Target:
+    """What one command points at, before its quantifier is settled."""
+
+    name: str = ANY_NAME
+    category: str = UNKNOWN_CATEGORY
+    include: list[str] = field(default_factory=list)
+    exclude: list[str] = field(default_factory=list)
+    quantifier: Quantifier | None = None
+    """Set when the words say it (所有, 除了, 随便, 两盏); otherwise decided at the end."""
+    count: int | None = None
+
+
+@dataclass(slots=True)
+class _Clause:
+    """The targets and action words of one clause."""
+
+    tokens: list[_Token]
+    targets: list[_Target]
+    has_scope: bool = False
+    """True when the clause itself named or excluded rooms."""
+
+
+@dataclass(slots=True, frozen=True)
+class _Lexicon:
+    """The words of one home: function words plus its rooms and device names."""
+
+    words: dict[str, tuple[_Kind, str]]
+    longest: int
+    device_names: frozenset[str]
+    """Device names as they appear in ``NAME`` token values."""
+    categories: frozenset[str] | None
+
+
+def parse_offline(
+    text: str,
+    rooms: Collection[str],
+    device_names: Collection[str] = (),
+    *,
+    categories: Collection[str] | None = None,
+) -> list[Command]:
+    """Return the wire commands of ``text`` parsed by rules, ``[UNKNOWN_COMMAND]`` if none.
+
+    ``rooms`` and ``device_names`` are the home's own (longest match wins); a
+    device name that contains a room word is known by the rest (客厅主灯 -> 主灯).
+    When ``categories`` is given, a target whose category is not among them gets
+    ``Unknown``, as the prompt asks of the LLM.
+    """
+    lexicon = _build_lexicon(rooms, device_names, categories)
+    tokens = _tokenize(compact(text)[:MAX_OFFLINE_CHARS], lexicon)
+    commands: list[Command] = []
+    previous: list[_Target] = []
+    previous_action: str | None = None
+    for clause_tokens in _split_clauses(tokens):
+        clause = _read_clause(clause_tokens, lexicon)
+        targets = clause.targets
+        if not targets and not any(token.kind in _ACTION_WORD_KINDS for token in clause.tokens):
+            continue
+        if not targets:
+            targets = [replace(target, include=list(target.include)) for target in previous] or [_Target()]
+        elif previous and not clause.has_scope:
+            _inherit_rooms(targets, previous)
+        for target in targets:
+            _settle_quantifier(target, lexicon)
+        action = _clause_action(clause.tokens, targets[0].category) or previous_action or UNKNOWN_ACTION
+        commands.extend(_command(action, target) for target in targets)
+        previous, previous_action = targets, action
+    if all(command.a == UNKNOWN_ACTION and command.n == ANY_NAME for command in commands):
+        return [UNKNOWN_COMMAND]
+    return commands
+
+
+def _build_lexicon(
+    rooms: Iterable[str], device_names: Iterable[str], categories: Collection[str] | None
+) -> _Lexicon:
+    """Return the lexicon of one home (rooms beat device names beat function and type words)."""
+    words: dict[str, tuple[_Kind, str]] = {word: (_Kind.TYPE, word) for word in TYPE_WORDS}
+    words.update(_FUNCTION_WORDS)
+    room_keys: list[str] = []
+    room_words: dict[str, tuple[_Kind, str]] = {}
+    for room in rooms:
+        key = compact(room)
+        if key and key not in room_words:
+            room_words[key] = (_Kind.ROOM, room.strip())
+            room_keys.append(key)
+    room_keys.sort(key=len, reverse=True)
+    names: dict[str, tuple[_Kind, str]] = {}
+    for device_name in device_names:
+        full = compact(device_name)
+        key = _strip_room(full, room_keys)
+        if key and key not in names:
+            names[key] = (_Kind.NAME, device_name.strip() if key == full else key)
+    words.update(names)
+    words.update(room_words)
+    return _Lexicon(
+        words=words,
+        longest=max(map(len, words)),
+        device_names=frozenset(value for _kind, value in names.values()),
+        categories=frozenset(categories) if categories is not None else None,
+    )
+
+
+def _strip_room(name: str, room_keys: Sequence[str]) -> str:
+    """Return ``name`` without the first (longest) room word it contains."""
+    for room in room_keys:
+        if room in name and name != room:
+            return name.replace(room, "", 1)
+    return name
+
+
+def _tokenize(text: str, lexicon: _Lexicon) -> list[_Token]:
+    """Return the leftmost-longest tokens of compacted ``text``; unknown characters are ``OTHER``."""
+    tokens: list[_Token] = []
+    position = 0
+    while position < len(text):
+        token = _token_at(text, position, lexicon)
+        tokens.append(token)
+        position += len(token.text)
+    return _reclassify(tokens)
+
+
+def _token_at(text: str, position: int, lexicon: _Lexicon) -> _Token:
+    """Return the longest token starting at ``position`` (numbers win ties)."""
+    best = _number_at(text, position)
+    for length in range(min(lexicon.longest, len(text) - position), 0, -1):
+        if best is not None and length <= len(best.text):
+            break
+        word = text[position : position + length]
+        entry = lexicon.words.get(word)
+        if entry is not None:
+            return _Token(entry[0], word, entry[1])
+    return best or _Token(_Kind.OTHER, text[position], text[position])
+
+
+def _number_at(text: str, position: int) -> _Token | None:
+    """Return a count (两盏) or a value (50%, 26度, 百分之五十) token at ``position``."""
+    count = _COUNT_PATTERN.match(text, position)
+    if count:
+        return _Token(_Kind.COUNT, count.group(0), str(_to_int(count.group(1))))
+    for pattern, fixed_unit in _NUMBER_PATTERNS:
+        match = pattern.match(text, position)
+        if match:
+            number = match.group(1)
+            value = number if number[0].isdigit() else str(_to_int(number))
+            unit = fixed_unit or match.group(2) or ""
+            return _Token(_Kind.NUM, match.group(0), value, "度" if unit.startswith("°") else unit)
+    return None
+
+
+def _to_int(number: str) -> int:
+    """Return the value of an Arabic or a simple Chinese numeral (up to 999)."""
+    if number.isdigit():
+        return int(number)
+    total, digit = 0, 0
+    for char in number:
+        if char == "百":
+            total, digit = total + max(digit, 1) * 100, 0
+        elif char == "十":
+            total, digit = total + max(digit, 1) * 10, 0
+        else:
+            digit = _CN_DIGITS[char]
+    return total + digit
+
+
+def _reclassify(tokens: list[_Token]) -> list[_Token]:
+    """Return ``tokens`` with context-dependent kinds fixed.
+
+    静音 before a noun is part of a name (音响静音灯); a bare number is a value only
+    after 调到/亮度 (otherwise it is part of a name, 1号灯).
+    """
+    fixed: list[_Token] = []
+    for index, token in enumerate(tokens):
+        following = tokens[index + 1] if index + 1 < len(tokens) else None
+        preceding = fixed[-1] if fixed else None
+        name_part = token.kind is _Kind.MUTE and following is not None and following.kind in _HEAD_KINDS
+        bare_number = (
+            token.kind is _Kind.NUM
+            and not token.unit
+            and (preceding is None or preceding.kind not in {_Kind.SET, _Kind.ATTR})
+        )
+        fixed.append(_Token(_Kind.OTHER, token.text, token.text) if name_part or bare_number else token)
+    return fixed
+
+
+def _split_clauses(tokens: Sequence[_Token]) -> list[list[_Token]]:
+    """Return the clauses of an utterance: one action each, in spoken order."""
+    clauses: list[list[_Token]] = []
+    current: list[_Token] = []
+    for index, token in enumerate(tokens):
+        if token.kind is _Kind.SEP or (token.kind is _Kind.CONJ and _next_is_action(tokens, index)):
+            clauses.append(current)
+            current = []
+            continue
+        if _starts_new_action(tokens, index, current):
+            clauses.append(current)
+            current = []
+        current.append(token)
+    clauses.append(current)
+    return [clause for clause in clauses if clause]
+
+
+def _next_is_action(tokens: Sequence[_Token], index: int) -> bool:
+    """Return True when the next meaningful token after ``index`` is a verb (打开灯和关闭空调)."""
+    for token in tokens[index + 1 :]:
+        if token.kind is not _Kind.FILLER:
+            return token.kind in _ACTION_KINDS
+    return False
+
+
+def _starts_new_action(tokens: Sequence[_Token], index: int, current: Sequence[_Token]) -> bool:
+    """Return True when ``tokens[index]`` opens a second action in the current clause.
+
+    打开卧室床头灯调到50%: a setting after a switch verb; 关掉客厅灯打开卧室灯: a
+    second switch verb after a target.
+    """
+    token = tokens[index]
+    has_switch = any(t.kind in _SWITCH_KINDS for t in current)
+    if token.kind is _Kind.ATTR and has_switch:
+        return index + 1 < len(tokens) and tokens[index + 1].kind is _Kind.SET
+    if token.kind is _Kind.SET or (token.kind is _Kind.NUM and token.unit):
+        preceding = current[-1] if current else None
+        return has_switch and preceding is not None and preceding.kind not in {_Kind.ATTR, _Kind.SET}
+    if token.kind in _SWITCH_KINDS:
+        return any(t.kind in _ACTION_WORD_KINDS for t in current) and any(
+            t.kind in _HEAD_KINDS for t in current
+        )
+    return False
+
+
+def _read_clause(tokens: list[_Token], lexicon: _Lexicon) -> _Clause:
+    """Return the targets of one clause and the tokens left for its action."""
+    tokens, exclude, excepting = _take_exclusions(tokens)
+    kinds = {token.kind for token in tokens}
+    count = next((int(token.value) for token in tokens if token.kind is _Kind.COUNT), None)
+    quantifier = _spoken_quantifier(kinds, excepting=excepting, counted=count is not None)
+    targets: list[_Target] = []
+    pending: list[str] = []
+    last_rooms: list[str] = []
+    for phrase, rooms_before in _phrases(tokens):
+        pending.extend(rooms_before)
+        rooms = pending or last_rooms
+        targets.append(_phrase_target(phrase, rooms, lexicon))
+        last_rooms, pending = list(rooms), []
+    has_scope = excepting or _Kind.ROOM in kinds
+    if targets and any(token.kind is _Kind.PRON and token.value == _REFERENCE for token in tokens):
+        targets = [replace(targets[0], name=LAST_MENTIONED)]
+    if not targets:
+        pending = [token.value for token in tokens if token.kind is _Kind.ROOM]
+        orphan = _orphan_name(tokens)
+        if _Kind.PRON in kinds:
+            targets = [_Target(name=LAST_MENTIONED, include=pending)]
+        elif orphan and kinds & _ACTION_KINDS:
+            targets = [_Target(name=orphan, category=_category_of(orphan, lexicon), include=pending)]
+        elif has_scope:
+            targets = [_Target(include=pending)]
+    targets = _merge_same_names(targets)
+    for target in targets:
+        target.exclude = list(exclude)
+        target.quantifier = quantifier
+        target.count = count
+    return _Clause(tokens=tokens, targets=targets, has_scope=has_scope)
+
+
+def _spoken_quantifier(kinds: Collection[_Kind], *, excepting: bool, counted: bool) -> Quantifier | None:
+    """Return the quantifier the words say (除了 > 随便/两盏 > 所有), or None."""
+    if excepting:
+        return Quantifier.EXCEPT
+    if counted or _Kind.ANY in kinds:
+        return Quantifier.ANY
+    if _Kind.ALL in kinds:
+        return Quantifier.ALL
+    return None
+
+
+def _take_exclusions(tokens: Sequence[_Token]) -> tuple[list[_Token], list[str], bool]:
+    """Return the tokens without their exclusion, the excluded rooms, and whether there was one.
+
+    Handles 除(了)客厅(和卧室)(以外/之外/外) and 卧室以外. An excluded device
+    (除了主灯以外的灯) cannot be said in the wire format: it is dropped, and the
+    quantifier still becomes ``except``.
+    """
+    kept: list[_Token] = []
+    exclude: list[str] = []
+    excepting = False
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        if token.kind is _Kind.EXC_START:
+            excepting = True
+            rooms, index = _room_list(tokens, index + 1)
+            exclude.extend(rooms)
+            if not rooms:
+                while index < len(tokens) and tokens[index].kind in _EXCLUDED_NAME_KINDS:
+                    index += 1
+            if index < len(tokens) and tokens[index].kind is _Kind.EXC_END:
+                index += 1
+            continue
+        if token.kind is _Kind.ROOM:
+            rooms, end = _room_list(tokens, index)
+            if end < len(tokens) and tokens[end].kind is _Kind.EXC_END:
+                excepting = True
+                exclude.extend(rooms)
+                index = end + 1
+                continue
+        # 外 outside an exclusion is part of a name (室外灯).
+        kept.append(_Token(_Kind.OTHER, token.text, token.text) if token.kind is _Kind.EXC_END else token)
+        index += 1
+    return kept, exclude, excepting
+
+
+def _room_list(tokens: Sequence[_Token], index: int) -> tuple[list[str], int]:
+    """Return the rooms of ``客厅和卧室`` starting at ``index`` and the index after them."""
+    rooms: list[str] = []
+    while index < len(tokens) and tokens[index].kind is _Kind.ROOM:
+        rooms.append(tokens[index].value)
+        index += 1
+        joined = index + 1 < len(tokens) and tokens[index].kind is _Kind.CONJ
+        if joined and tokens[index + 1].kind is _Kind.ROOM:
+            index += 1
+    return rooms, index
+
+
+def _phrases(tokens: Sequence[_Token]) -> list[tuple[list[_Token], list[str]]]:
+    """Return each noun phrase with the rooms said since the previous one.
+
+    A phrase is a run of names, type words and unknown characters that ends in a
+    name or type word (Chinese noun phrases are head-final: 音响静音灯, 门口开关).
+    """
+    phrases: list[tuple[list[_Token], list[str]]] = []
+    rooms: list[str] = []
+    run: list[_Token] = []
+    for token in [*tokens, _Token(_Kind.SEP, "")]:
+        if token.kind in _PHRASE_KINDS:
+            run.append(token)
+            continue
+        heads = [i for i, part in enumerate(run) if part.kind in _HEAD_KINDS]
+        if heads:
+            phrases.append((run[: heads[-1] + 1], rooms))
+            rooms = []
+        run = []
+        if token.kind is _Kind.ROOM:
+            rooms.append(token.value)
+    return phrases
+
+
+def _phrase_target(phrase: Sequence[_Token], rooms: Sequence[str], lexicon: _Lexicon) -> _Target:
+    """Return the target a noun phrase names."""
+    name = "".join(token.value for token in phrase)
+    return _Target(name=name, category=_category_of(name, lexicon), include=list(rooms))
+
+
+def _orphan_name(tokens: Sequence[_Token]) -> str:
+    """Return the first run of unknown characters (打开老伙计 -> 老伙计), or ''."""
+    run: list[str] = []
+    for token in tokens:
+        if token.kind is _Kind.OTHER:
+            run.append(token.value)
+        elif run:
+            break
+    return "".join(run)
+
+
+def _category_of(name: str, lexicon: _Lexicon) -> str:
+    """Return the category of a name: its type word, else the longest type word it ends with."""
+    category = TYPE_WORDS.get(name)
+    if category is None:
+        suffixes = [word for word in TYPE_WORDS if name.endswith(word)]
+        category = TYPE_WORDS[max(suffixes, key=len)] if suffixes else UNKNOWN_CATEGORY
+    if lexicon.categories is not None and category not in lexicon.categories:
+        return UNKNOWN_CATEGORY
+    return category
+
+
+def _merge_same_names(targets: list[_Target]) -> list[_Target]:
+    """Return targets with one entry per name: 客厅电视和卧室电视 -> 电视 in 客厅,卧室."""
+    merged: dict[str, _Target] = {}
+    for target in targets:
+        existing = merged.get(target.name)
+        if existing is None:
+            merged[target.name] = target
+        else:
+            existing.include.extend(room for room in target.include if room not in existing.include)
+    return list(merged.values())
+
+
+def _inherit_rooms(targets: Sequence[_Target], previous: Sequence[_Target]) -> None:
+    """Give room-less targets the room of the previous clause's single device.
+
+    把客厅主灯打开然后打开窗帘 means the 客厅 curtain; after 打开客厅的灯 (all lights
+    of a room) a following 空调 is not tied to that room.
+    """
+    last = previous[-1]
+    if last.quantifier is not Quantifier.ONE or len(last.include) != 1:
+        return
+    rooms = last.include
+    for target in targets:
+        if not target.include and target.quantifier is None and target.name != LAST_MENTIONED:
+            target.include = list(rooms)
+
+
+def _settle_quantifier(target: _Target, lexicon: _Lexicon) -> None:
+    """Decide one/all when the words did not: several rooms, or a bare category word, mean all."""
+    if target.quantifier is not None:
+        return
+    generic = target.name in GENERIC_TYPE_WORDS
+    if len(target.include) > 1 or (
+        generic and (not target.include or target.name not in lexicon.device_names)
+    ):
+        target.quantifier = Quantifier.ALL
+    else:
+        target.quantifier = Quantifier.ONE
+
+
+def _clause_action(tokens: Sequence[_Token], category: str) -> str | None:
+    """Return the wire action of a clause, or None when it has no action words."""
+    first = {token.kind: token for token in reversed(tokens)}
+    if _Kind.MUTE in first:
+        return ACTION_UNMUTE if _Kind.CANCEL in first else ACTION_MUTE
+    if _Kind.TASK in first:
+        prefix = next((first[kind].value for kind in _TASK_VERBS if kind in first), _DEFAULT_TASK_VERB)
+        return prefix + first[_Kind.TASK].value
+    if _Kind.MODE in first:
+        return first[_Kind.MODE].value
+    return _value_action(first, category) or _switch_action(first)
+
+
+def _value_action(first: dict[_Kind, _Token], category: str) -> str | None:
+    """Return a setting, a relative adjustment or a query action, or None."""
+    attribute = first[_Kind.ATTR].value if _Kind.ATTR in first else ""
+    if _Kind.NUM in first:
+        return _setting(first[_Kind.NUM], attribute, category)
+    if _Kind.ADJUST in first:
+        return first[_Kind.ADJUST].value + attribute
+    if _Kind.QUERY in first:
+        return ACTION_QUERY + (first[_Kind.QUERY].value or attribute or DEFAULT_QUERY_ATTRIBUTE)
+    return None
+
+
+def _switch_action(first: dict[_Kind, _Token]) -> str | None:
+    """Return 打开/关闭/暂停/继续 from the verbs of a clause, or None."""
+    if _Kind.ON in first or _Kind.START in first:
+        return ACTION_ON
+    if _Kind.OFF in first or _Kind.STOP in first or _Kind.CANCEL in first:
+        return ACTION_OFF
+    for kind in (_Kind.PAUSE, _Kind.RESUME):
+        if kind in first:
+            return first[kind].value
+    return None
+
+
+def _setting(number: _Token, attribute: str, category: str) -> str:
+    """Return ``设置<属性>=<值>`` for a number said with or without a unit."""
+    if number.unit == "度" or (
+        not number.unit
+        and (attribute == TEMPERATURE_ATTRIBUTE or (not attribute and category in _TEMPERATURE_CATEGORIES))
+    ):
+        return f"设置{TEMPERATURE_ATTRIBUTE}={number.value}{TEMPERATURE_UNIT}"
+    if number.unit == "档":
+        return f"设置{attribute or '风速'}={number.value}档"
+    return f"设置{attribute or DEFAULT_PERCENT_ATTRIBUTE}={number.value}%"
+
+
+def _command(action: str, target: _Target) -> Command:
+    """Return the wire command for an action on a settled target."""
+    parts = [*target.include] or ([ANY_ROOM] if target.exclude else [])
+    parts.extend(f"!{room}" for room in target.exclude)
+    return Command(
+        a=action,
+        s=",".join(parts) or ANY_ROOM,
+        n=target.name,
+        t=target.category,
+        q=target.quantifier or Quantifier.ONE,
+        c=target.count,
+    )

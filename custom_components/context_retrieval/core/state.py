@@ -1,0 +1,49 @@
+"""Conversation state: the devices mentioned last, kept for a few minutes (seed 002 §1.3)."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
+DEFAULT_STATE_TTL_SECONDS = 300.0
+"""How long the last-mentioned devices stay resolvable (the seed's ~5 minute session)."""
+
+
+@dataclass(slots=True)
+class ConversationState:
+    """Remember the last-mentioned devices of one conversation so 它/那个 can point back."""
+
+    ttl_seconds: float = DEFAULT_STATE_TTL_SECONDS
+    """Seconds after the last ``remember`` at which the memory expires."""
+    clock: Callable[[], float] = time.monotonic
+    """Source of seconds; injected by tests to move time without sleeping."""
+    _device_ids: tuple[str, ...] = field(default=(), init=False, repr=False)
+    _remembered_at: float = field(default=0.0, init=False, repr=False)
+
+    def remember(self, device_ids: Sequence[str]) -> None:
+        """Remember the devices just mentioned: one device, or every member of a group.
+
+        An empty sequence keeps the previous memory, so a command that found
+        nothing does not make 它 forget what it meant.
+        """
+        if isinstance(device_ids, str):
+            raise TypeError("remember() takes a sequence of device ids, not one string")
+        if not device_ids:
+            return
+        self._device_ids = tuple(dict.fromkeys(device_ids))
+        self._remembered_at = self.clock()
+
+    def last_mentioned(self) -> list[str]:
+        """Return the remembered device ids, or an empty list when none or expired."""
+        if not self._device_ids or self.clock() - self._remembered_at >= self.ttl_seconds:
+            return []
+        return list(self._device_ids)
+
+    def clear(self) -> None:
+        """Forget the remembered devices."""
+        self._device_ids = ()
+        self._remembered_at = 0.0

@@ -1,0 +1,372 @@
+"""End-to-end retrieval on a small home through ``retrieve`` (seeds 001-004)."""
+
+from __future__ import annotations
+
+import logging
+
+import numpy as np
+import pytest
+
+from custom_components.context_retrieval.core import bulk
+from custom_components.context_retrieval.core.embedding import LocalNgramEmbedder
+from custom_components.context_retrieval.core.models import Device
+from custom_components.context_retrieval.core.pipeline import build_vector_searcher, retrieve
+from custom_components.context_retrieval.core.state import ConversationState
+
+from .conftest import FakeLLM, cmd, light
+
+
+def run(home, text, *commands, state=None, top_k=5, index=None):
+    llm = FakeLLM({text: list(commands)})
+    return retrieve(text, home, llm, state or ConversationState(), top_k=top_k, vector_searcher=index)
+
+
+def ids(result):
+    return [candidate.entity_id for candidate in result.candidates]
+
+
+def members(result):
+    found = []
+    for candidate in result.candidates:
+        if candidate.entity_kind == "group":
+            found += result.groups[candidate.entity_id].device_ids
+        else:
+            found.append(candidate.entity_id)
+    return found
+
+
+def by_id(home):
+    return {device.id: device for device in home}
+
+
+# --- seed 004: recall by type/room/name -------------------------------------------------
+
+
+def test_exact_name_ranks_first_with_name_hit(home):
+    (result,) = run(home, "打开老伙计", cmd("打开", n="老伙计"))
+    assert ids(result)[0] == "lamp-1"
+    assert "name_hit" in result.candidates[0].reasons
+    assert result.candidates[0].capability_id == "main-switch-on"
+
+
+def test_room_and_type_return_only_that_rooms_lights(home):
+    (result,) = run(home, "打开卧室的灯", cmd("打开", s="卧室", n="灯", t="Light", q="one"))
+    assert set(ids(result)) == {"lamp-2", "lamp-5"}
+    for candidate in result.candidates:
+        assert {"room_hit", "type_hit"} <= set(candidate.reasons)
+
+
+def test_device_without_matching_command_is_filtered(home):
+    # 温度计 only reads temperature: it can't be switched on.
+    (result,) = run(home, "打开客厅的设备", cmd("打开", s="客厅"))
+    assert "thermo-1" not in ids(result)
+    assert result.candidates
+
+
+def test_question_retrieves_the_readable_attribute(home):
+    (result,) = run(home, "客厅温度多少", cmd("查询温度", s="客厅", n="温度计", t="Sensor"))
+    assert ids(result) == ["thermo-1"]
+    assert result.candidates[0].capability_id == "main-temperatureMeasurement-temperature"
+
+
+# --- seed 001: category gating and hybrid weights -----------------------------------------
+
+
+def test_type_hint_gates_to_the_category(home):
+    (result,) = run(home, "打开灯", cmd("打开", n="灯", t="Light"))
+    assert {by_id(home)[i].category for i in ids(result)} == {"Light"}
+    assert result.meta["gating"] == "Light"
+    assert result.meta["weights"] == {"keyword": 1.0, "vector": 0.5}
+
+
+@pytest.mark.parametrize("type_hint", ["UnknownCategory", "Unknown", ""])
+def test_invalid_or_unknown_type_skips_gating_and_favours_keywords(home, type_hint):
+    (result,) = run(home, "打开落地台灯", cmd("打开", n="落地台灯", t=type_hint))
+    assert result.meta["gating"] is None
+    assert result.meta["weights"] == {"keyword": 1.5, "vector": 0.2}
+    assert ids(result)[0] == "plug-1"
+
+
+def test_missing_type_hint_skips_gating(home):
+    (result,) = run(home, "打开老伙计", {"a": "打开", "n": "老伙计"})
+    assert result.meta["gating"] is None
+    assert ids(result)[0] == "lamp-1"
+
+
+def test_scope_exclude_removes_devices_before_recall(home):
+    (result,) = run(home, "打开客厅以外的灯", cmd("打开", s="*,!客厅", n="灯", t="Light"))
+    assert not {"lamp-1", "lamp-3"} & set(ids(result))
+
+
+def test_room_match_is_scored_and_named_room_devices_are_kept(home):
+    # seed 001 + 003: 客厅风扇 has no room, its name says 客厅.
+    (result,) = run(home, "打开客厅风扇", cmd("打开", s="客厅", n="风扇", t="Fan"))
+    assert ids(result) == ["fan-1"]
+    assert "room_hit" in result.candidates[0].reasons
+    assert result.meta["room_name_used"] >= 1
+
+
+def test_include_falls_back_when_no_device_is_in_the_room(home):
+    (result,) = run(home, "打开书房的老伙计", cmd("打开", s="阁楼", n="老伙计"))
+    assert ids(result)[0] == "lamp-1"
+    assert result.meta["scope_include_fallback"] == 1
+    assert result.meta["room_unknown_terms"] == ["阁楼"]
+
+
+# --- seed 001 / 004: vector query text -----------------------------------------------------
+
+
+def test_chinese_action_is_the_vector_query(home):
+    (result,) = run(home, "打开客厅的灯", cmd("打开", s="客厅", n="灯", t="Light", q="all"))
+    assert result.meta["vector_query"] == "打开"
+    assert "vector_query_fallback" not in result.meta
+
+
+def test_english_action_falls_back_to_raw_text_with_a_debug_log(home, caplog):
+    caplog.set_level(logging.DEBUG, logger="custom_components.context_retrieval.core.fusion")
+    (result,) = run(home, "打开老伙计", cmd("turn on", n="老伙计"))
+    assert result.meta["vector_query"] == "打开老伙计"
+    assert result.meta["vector_query_fallback"] == "non_chinese_action"
+    assert "turn on" in caplog.text
+    assert ids(result)[0] == "lamp-1"
+
+
+def test_empty_action_falls_back_to_raw_text(home):
+    (result,) = run(home, "打开老伙计", cmd("", n="老伙计"))
+    assert result.meta["vector_query"] == "打开老伙计"
+    assert result.meta["vector_query_fallback"] == "empty_action"
+
+
+def test_value_description_reaches_the_mode_command(home):
+    # seed 001: 空调制冷 recalls 设置空调模式 (制冷 is one of its values).
+    (result,) = run(home, "空调制冷", cmd("设置模式=制冷", n="空调", t="AirConditioner"))
+    assert result.candidates[0].capability_id == "main-airConditionerMode-setAirConditionerMode"
+
+
+def test_brightness_ranks_set_level_above_switch_on(home):
+    (result,) = run(home, "调亮度", cmd("调亮度", n="老伙计"))
+    assert result.candidates[0].capability_id == "main-switchLevel-setLevel"
+
+
+# --- seed 001: output bounds and validity ---------------------------------------------------
+
+
+def test_default_top_k_is_five_and_candidates_reference_real_commands(home):
+    (result,) = run(home, "打开", cmd("打开"))
+    assert 0 < len(result.candidates) <= 5
+    devices = by_id(home)
+    for candidate in result.candidates:
+        assert candidate.entity_kind == "device"
+        assert candidate.capability_id in {c.id for c in devices[candidate.entity_id].commands}
+
+
+def test_top_k_is_respected(home):
+    (result,) = run(home, "打开灯", cmd("打开", n="灯", t="Light"), top_k=2)
+    assert len(result.candidates) == 2
+
+
+def test_all_returns_groups_covering_every_target(home):
+    (result,) = run(home, "打开所有灯", cmd("打开", n="灯", t="Light", q="all"), top_k=1)
+    lights = {d.id for d in home if d.category == "Light"}
+    assert set(members(result)) == lights
+    assert all(candidate.entity_kind == "group" for candidate in result.candidates)
+
+
+def test_except_returns_groups_of_everything_outside_the_room(home):
+    (result,) = run(home, "除了客厅都关掉", cmd("关闭", s="*,!客厅", n="灯", t="Light", q="except"))
+    expected = {d.id for d in home if d.category == "Light" and d.room != "客厅"}
+    assert set(members(result)) == expected
+
+
+def test_groups_share_identical_command_sets_and_their_command_is_valid_for_all(home):
+    (result,) = run(home, "把所有灯调亮", cmd("打开", n="灯", t="Light", q="all"))
+    devices = by_id(home)
+    command_sets = []
+    for group in result.groups.values():
+        sets = {frozenset(c.id for c in devices[i].commands) for i in group.device_ids}
+        assert len(sets) == 1
+        command_sets.append(sets.pop())
+        for device_id in group.device_ids:
+            assert group.capability_id in {c.id for c in devices[device_id].commands}
+    assert len(command_sets) == 2  # 吊灯 cannot dim: its own group
+
+
+def test_bulk_set_level_leaves_out_devices_that_cannot_do_it(home):
+    (result,) = run(home, "把所有灯调到50%", cmd("设置亮度=50%", n="灯", t="Light", q="all"))
+    assert "lamp-4" not in members(result)
+    assert result.meta["unsupported_targets"] == 1
+    assert {c.capability_id for c in result.candidates} == {"main-switchLevel-setLevel"}
+
+
+def test_bulk_with_a_specific_name_targets_that_name_only(home):
+    (result,) = run(home, "打开所有床头灯", cmd("打开", n="床头灯", t="Light", q="all"))
+    assert members(result) == ["lamp-5"]
+
+
+def test_set_explosion_is_bounded_with_a_hint(monkeypatch):
+    many = [light(f"lamp-{i}", f"灯{i}", f"房间{i % 7}", dimmable=i % 3 == 0) for i in range(40)]
+    monkeypatch.setattr(bulk, "MAX_BULK_TARGETS", 10)
+    (result,) = run(many, "打开所有灯", cmd("打开", n="灯", t="Light", q="all"))
+    assert result.hint == "too_many_targets"
+    assert len(members(result)) == 10
+    assert len(result.candidates) <= bulk.MAX_GROUPS
+    assert result.meta["targets"] == 40
+
+
+def test_group_ids_are_unique_across_the_commands_of_one_utterance(home):
+    first, second = run(
+        home,
+        "打开所有灯然后关闭所有窗帘",
+        cmd("打开", n="灯", t="Light", q="all"),
+        cmd("关闭", n="窗帘", t="Blind", q="all"),
+    )
+    assert not set(first.groups) & set(second.groups)
+
+
+def test_any_with_count_returns_that_many(home):
+    (result,) = run(home, "打开两盏灯", cmd("打开", n="灯", t="Light", q="any", c=2))
+    assert len(result.candidates) == 2
+
+
+# --- seed 002: hint and conversation state --------------------------------------------------
+
+
+def test_close_scores_give_a_hint(home):
+    (result,) = run(home, "打开卧室的灯", cmd("打开", s="卧室", n="灯", t="Light"))
+    assert result.hint == "multiple_close_matches"
+
+
+def test_clear_winner_has_no_hint(home):
+    (result,) = run(home, "打开老伙计", cmd("打开", n="老伙计", t="Light"))
+    assert result.hint is None
+
+
+def test_pronoun_and_bare_follow_up_resolve_to_the_last_device(home):
+    state = ConversationState()
+    run(home, "打开老伙计", cmd("打开", n="老伙计"), state=state)
+    (second,) = run(home, "调亮它", cmd("设置亮度=80%", n="@last"), state=state)
+    assert ids(second) == ["lamp-1"]
+    assert second.candidates[0].capability_id == "main-switchLevel-setLevel"
+    assert "last_mentioned" in second.candidates[0].reasons
+    (third,) = run(home, "关掉", cmd("关闭"), state=state)
+    assert ids(third) == ["lamp-1"]
+    assert third.candidates[0].capability_id == "main-switch-off"
+
+
+def test_pronoun_after_a_group_targets_the_whole_group(home):
+    state = ConversationState()
+    run(home, "打开卧室的灯", cmd("打开", s="卧室", n="灯", t="Light", q="all"), state=state)
+    (result,) = run(home, "把它们关掉", cmd("关闭", n="@last"), state=state)
+    assert set(members(result)) == {"lamp-2", "lamp-5"}
+
+
+def test_expired_state_does_not_resolve(home):
+    now = [0.0]
+    state = ConversationState(clock=lambda: now[0])
+    run(home, "打开老伙计", cmd("打开", n="老伙计"), state=state)
+    now[0] += 301
+    (result,) = run(home, "关掉它", cmd("关闭", n="@last"), state=state)
+    assert result.meta.get("reference_unresolved") is True
+
+
+def test_later_command_of_one_utterance_refers_to_an_earlier_one(home):
+    first, second = run(home, "打开老伙计然后把它调到50%", cmd("打开", n="老伙计"), cmd("设置亮度=50%", n="@last"))
+    assert ids(first) == ids(second) == ["lamp-1"]
+
+
+# --- seed 003: command array, degradation, index reuse --------------------------------------
+
+
+def test_one_result_per_command_in_order(home):
+    results = run(home, "打开窗帘然后关闭空调", cmd("打开", n="窗帘", t="Blind"), cmd("关闭", n="空调", t="AirConditioner"))
+    assert [r.command.a for r in results] == ["打开", "关闭"]
+    assert ids(results[0])[0] == "blind-1"
+    assert results[0].candidates[0].capability_id == "main-windowShade-open"
+    assert ids(results[1])[0] == "ac-1"
+    assert results[1].candidates[0].capability_id == "main-switch-off"
+
+
+@pytest.mark.parametrize("answer", ["I cannot help", '[{"a": 1}]', "[", "[]", "{}"])
+def test_bad_llm_output_degrades_to_unknown_and_raw_text(home, answer):
+    llm = FakeLLM({"打开老伙计": answer})
+    (result,) = retrieve("打开老伙计", home, llm, ConversationState())
+    assert result.command.a == "UNKNOWN"
+    assert result.meta["parse"] == "degraded"
+    assert result.meta["fallback"] == "raw_text"
+    assert ids(result)[0] == "lamp-1"
+
+
+def test_llm_exception_uses_the_offline_parser(home):
+    class Broken:
+        def complete(self, system_prompt, user_text):
+            raise ConnectionError("down")
+
+    (result,) = retrieve("打开老伙计", home, Broken(), ConversationState())
+    assert result.meta["parse"] == "offline"
+    assert result.meta["llm_error"] == "ConnectionError"
+    assert ids(result)[0] == "lamp-1"
+
+
+def test_no_llm_uses_the_offline_parser(home):
+    results = retrieve("打开卧室的灯", home, None, ConversationState())
+    assert results[0].meta["parse"] == "offline"
+    assert set(members(results[0])) == {"lamp-2", "lamp-5"}
+
+
+@pytest.mark.parametrize("text", ["", "   ", "😀😀", "a" * 5000, "\x00\n\t"])
+def test_odd_text_and_empty_homes_never_raise(home, text):
+    for devices in (home, []):
+        results = retrieve(text, devices, None, ConversationState())
+        assert len(results) >= 1
+
+
+def test_system_prompt_lists_the_homes_rooms(home):
+    llm = FakeLLM({"打开老伙计": [cmd("打开", n="老伙计")]})
+    retrieve("打开老伙计", home, llm, ConversationState())
+    system_prompt, user_text = llm.calls[0]
+    assert user_text == "打开老伙计"
+    for room in ("客厅", "卧室", "厨房", "书房"):
+        assert room in system_prompt
+
+
+class CountingEmbedder:
+    def __init__(self):
+        self.inner = LocalNgramEmbedder()
+        self.batches: list[int] = []
+
+    def embed(self, texts):
+        self.batches.append(len(texts))
+        return self.inner.embed(texts)
+
+
+def test_index_is_built_once_and_reused_across_commands_and_calls(home):
+    embedder = CountingEmbedder()
+    index = build_vector_searcher(home, embedder=embedder)
+    documents = embedder.batches[0]
+    assert documents < sum(len(d.commands) for d in home)  # identical documents embedded once
+    for _ in range(3):
+        run(home, "打开窗帘然后关闭空调", cmd("打开", n="窗帘"), cmd("关闭", n="空调"), index=index)
+    assert embedder.batches[1:] == [1] * 6  # one query embedding per command, no rebuild
+
+
+def test_an_index_for_other_devices_is_not_used(home):
+    index = build_vector_searcher(home[:2])
+    (result,) = run(home, "打开窗帘", cmd("打开", n="窗帘", t="Blind"), index=index)
+    assert ids(result) == ["blind-1"]
+
+
+def test_devices_without_specs_are_indexed_by_name(home, caplog):
+    bare = [*home, Device(id="x-1", name="小白", room="客厅", category="RobotCleaner")]
+    with caplog.at_level(logging.WARNING):
+        index = build_vector_searcher(bare)
+    assert "no command spec" in caplog.text
+    (result,) = run(bare, "小白", cmd("UNKNOWN"), index=index)
+    assert ids(result)[0] == "x-1"
+    assert result.candidates[0].capability_id is None
+
+
+def test_candidate_scores_are_finite_and_sorted(home):
+    (result,) = run(home, "打开", cmd("打开"))
+    totals = [c.total_score for c in result.candidates]
+    assert totals == sorted(totals, reverse=True)
+    assert np.isfinite(totals).all()

@@ -1,0 +1,123 @@
+"""Conversation state: last-mentioned devices with a TTL (seed 002 §1.3), on a fake clock."""
+
+from dataclasses import dataclass
+
+import pytest
+
+from custom_components.context_retrieval.core.state import DEFAULT_STATE_TTL_SECONDS, ConversationState
+
+
+@dataclass
+class FakeClock:
+    now: float = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def state(clock: FakeClock) -> ConversationState:
+    return ConversationState(clock=clock)
+
+
+def test_constructible_without_arguments():
+    state = ConversationState()
+    assert state.ttl_seconds == DEFAULT_STATE_TTL_SECONDS == 300
+    assert state.last_mentioned() == []
+    state.remember(["lamp-1"])
+    assert state.last_mentioned() == ["lamp-1"]
+
+
+def test_nothing_remembered(state):
+    assert state.last_mentioned() == []
+
+
+def test_remember_one_device(state):
+    state.remember(["lamp-1"])
+    assert state.last_mentioned() == ["lamp-1"]
+
+
+def test_remember_group_members_in_order_without_duplicates(state):
+    state.remember(["lamp-3", "lamp-1", "lamp-3"])
+    assert state.last_mentioned() == ["lamp-3", "lamp-1"]
+
+
+def test_later_remember_replaces_earlier(state):
+    state.remember(["lamp-1", "lamp-2"])
+    state.remember(["ac-1"])
+    assert state.last_mentioned() == ["ac-1"]
+
+
+def test_empty_sequence_is_ignored(state, clock):
+    state.remember(["lamp-1"])
+    clock.now += 10
+    state.remember([])
+    assert state.last_mentioned() == ["lamp-1"]
+
+
+def test_bare_string_is_rejected(state):
+    with pytest.raises(TypeError):
+        state.remember("lamp-1")
+
+
+@pytest.mark.parametrize(
+    ("elapsed", "expected"),
+    [
+        (0, ["lamp-1"]),
+        (DEFAULT_STATE_TTL_SECONDS - 0.001, ["lamp-1"]),
+        (DEFAULT_STATE_TTL_SECONDS, []),
+        (DEFAULT_STATE_TTL_SECONDS + 60, []),
+    ],
+)
+def test_expires_after_ttl(state, clock, elapsed, expected):
+    state.remember(["lamp-1"])
+    clock.now += elapsed
+    assert state.last_mentioned() == expected
+
+
+def test_expiry_counts_from_last_remember(state, clock):
+    state.remember(["lamp-1"])
+    clock.now += 200
+    state.remember(["lamp-2"])
+    clock.now += 200
+    assert state.last_mentioned() == ["lamp-2"]
+    clock.now += 100
+    assert state.last_mentioned() == []
+
+
+def test_reading_does_not_extend_ttl(state, clock):
+    state.remember(["lamp-1"])
+    clock.now += 250
+    assert state.last_mentioned() == ["lamp-1"]
+    clock.now += 50
+    assert state.last_mentioned() == []
+
+
+def test_custom_ttl(clock):
+    state = ConversationState(ttl_seconds=5, clock=clock)
+    state.remember(["lamp-1"])
+    clock.now += 4
+    assert state.last_mentioned() == ["lamp-1"]
+    clock.now += 1
+    assert state.last_mentioned() == []
+
+
+def test_clear(state):
+    state.remember(["lamp-1"])
+    state.clear()
+    assert state.last_mentioned() == []
+
+
+def test_returned_list_is_a_copy(state):
+    state.remember(["lamp-1"])
+    state.last_mentioned().append("lamp-2")
+    assert state.last_mentioned() == ["lamp-1"]
+
+
+def test_is_slotted():
+    assert not hasattr(ConversationState(), "__dict__")
