@@ -11,7 +11,7 @@ import argparse
 import asyncio
 import os
 import sys
-from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import aiohttp
 
@@ -26,6 +26,9 @@ from .core import (
     retrieve,
 )
 from .demo_home import load_demo_home
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 SAMPLE_UTTERANCES = ("打开客厅的灯", "把它调到50%", "除了卧室以外的灯都关掉", "打开老伙计", "客厅温度多少")
 DEFAULT_LLM_MODEL = "qwen-flash"

@@ -14,8 +14,12 @@ SHARED_DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "
 
 ON = CommandSpec("main-switch-on", "电源启用")
 OFF = CommandSpec("main-switch-off", "电源关闭")
-LEVEL = CommandSpec("main-switchLevel-setLevel", "调光器", "integer", {"minimum": 0, "maximum": 100, "unit": "%"})
-SWITCH_STATE = CommandSpec("main-switch", "电源", "string", value_list=[{"value": "on", "description": "开"}], readable=True)
+LEVEL = CommandSpec(
+    "main-switchLevel-setLevel", "调光器", "integer", {"minimum": 0, "maximum": 100, "unit": "%"}
+)
+SWITCH_STATE = CommandSpec(
+    "main-switch", "电源", "string", value_list=[{"value": "on", "description": "开"}], readable=True
+)
 OPEN = CommandSpec("main-windowShade-open", "打开")
 CLOSE = CommandSpec("main-windowShade-close", "关闭")
 SHADE = CommandSpec("main-windowShadeLevel-setShadeLevel", "设置窗帘遮光等级", "integer")
@@ -43,7 +47,9 @@ def home() -> list[Device]:
         light("lamp-4", "吊灯", "厨房", dimmable=False),
         light("lamp-5", "床头灯", "卧室"),
         Device(id="blind-1", name="窗帘", room="客厅", category="Blind", commands=[OPEN, CLOSE, SHADE]),
-        Device(id="ac-1", name="空调", room="客厅", category="AirConditioner", commands=[ON, OFF, COOL, AC_MODE]),
+        Device(
+            id="ac-1", name="空调", room="客厅", category="AirConditioner", commands=[ON, OFF, COOL, AC_MODE]
+        ),
         Device(id="thermo-1", name="温度计", room="客厅", category="Sensor", commands=[TEMPERATURE]),
         Device(id="fan-1", name="客厅风扇", room="", category="Fan", commands=[ON, OFF]),
         Device(id="plug-1", name="落地台灯", room="书房", category="SmartPlug", commands=[ON, OFF]),

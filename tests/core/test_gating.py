@@ -37,6 +37,8 @@ def test_contract_categories_are_all_known():
     assert "Unknown" not in CATEGORIES
 
 
-@pytest.mark.parametrize(("word", "generic"), [("灯", True), ("窗帘", True), ("台灯", False), ("老伙计", False)])
+@pytest.mark.parametrize(
+    ("word", "generic"), [("灯", True), ("窗帘", True), ("台灯", False), ("老伙计", False)]
+)
 def test_generic_type_words(word, generic):
     assert is_type_word(word) is generic

@@ -270,7 +270,9 @@ def test_expired_state_does_not_resolve(home):
 
 
 def test_later_command_of_one_utterance_refers_to_an_earlier_one(home):
-    first, second = run(home, "打开老伙计然后把它调到50%", cmd("打开", n="老伙计"), cmd("设置亮度=50%", n="@last"))
+    first, second = run(
+        home, "打开老伙计然后把它调到50%", cmd("打开", n="老伙计"), cmd("设置亮度=50%", n="@last")
+    )
     assert ids(first) == ids(second) == ["lamp-1"]
 
 
@@ -278,7 +280,12 @@ def test_later_command_of_one_utterance_refers_to_an_earlier_one(home):
 
 
 def test_one_result_per_command_in_order(home):
-    results = run(home, "打开窗帘然后关闭空调", cmd("打开", n="窗帘", t="Blind"), cmd("关闭", n="空调", t="AirConditioner"))
+    results = run(
+        home,
+        "打开窗帘然后关闭空调",
+        cmd("打开", n="窗帘", t="Blind"),
+        cmd("关闭", n="空调", t="AirConditioner"),
+    )
     assert [r.command.a for r in results] == ["打开", "关闭"]
     assert ids(results[0])[0] == "blind-1"
     assert results[0].candidates[0].capability_id == "main-windowShade-open"
@@ -298,7 +305,7 @@ def test_bad_llm_output_degrades_to_unknown_and_raw_text(home, answer):
 
 def test_llm_exception_uses_the_offline_parser(home):
     class Broken:
-        def complete(self, system_prompt, user_text):
+        def complete(self, _system_prompt, _user_text):
             raise ConnectionError("down")
 
     (result,) = retrieve("打开老伙计", home, Broken(), ConversationState())

@@ -33,5 +33,7 @@ def test_char_ngrams(text, n, expected):
 
 
 def test_script_detection():
-    assert has_han("打开") and not has_han("turn on")
-    assert has_latin("turn on") and not has_latin("设置温度")
+    assert has_han("打开")
+    assert not has_han("turn on")
+    assert has_latin("turn on")
+    assert not has_latin("设置温度")

@@ -10,8 +10,8 @@ from .models import (
     Device,
     Group,
     LLMClient,
-    QueryIR,
     Quantifier,
+    QueryIR,
     RetrievalResult,
 )
 from .pipeline import DEFAULT_TOP_K, build_vector_searcher, retrieve
@@ -31,8 +31,8 @@ __all__ = [
     "HomeIndex",
     "LLMClient",
     "LocalNgramEmbedder",
-    "QueryIR",
     "Quantifier",
+    "QueryIR",
     "RetrievalResult",
     "SpecIndex",
     "build_vector_searcher",

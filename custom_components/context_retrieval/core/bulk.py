@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from .fusion import CapabilityChoice
-from .models import Device
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
+    from .fusion import CapabilityChoice
+    from .models import Device
 
 MAX_BULK_TARGETS = 100
 """Most devices one bulk result lists before asking the user to narrow down."""

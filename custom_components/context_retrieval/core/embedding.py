@@ -11,13 +11,15 @@ import math
 import re
 import zlib
 from collections import Counter
-from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
 from .text import normalize
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 DEFAULT_LOCAL_DIMENSIONS = 2048
 _NGRAM_WEIGHTS = {1: 0.5, 2: 1.0, 3: 0.7}

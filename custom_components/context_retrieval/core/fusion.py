@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import numpy as np
-
-from .models import CommandSpec, QueryIR
 from .text import has_han, has_latin
-from .vector import CommandVectorIndex
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from .models import CommandSpec, QueryIR
+    from .vector import CommandVectorIndex
 
 _LOGGER = logging.getLogger(__name__)
 

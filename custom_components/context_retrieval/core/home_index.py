@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .embedding import Embedder, LocalNgramEmbedder
 from .gating import CATEGORIES
 from .keyword import KeywordIndex
-from .models import CommandSpec, Device
 from .parsing import build_system_prompt
 from .scope import RoomTable
 from .spec import SpecIndex, build_command_document, build_fallback_document
 from .vector import CommandVectorIndex
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from .models import CommandSpec, Device
 
 
 @dataclass(slots=True)
@@ -60,7 +64,9 @@ def build_home_index(
     categories = np.array([device.category for device in devices], dtype=object)
     present = sorted({device.category for device in devices} & CATEGORIES)
     room_names = list(dict.fromkeys(device.room.strip() for device in devices if device.room.strip()))
-    device_names = list(dict.fromkeys(name for device in devices for name in (device.name, *device.aliases) if name))
+    device_names = list(
+        dict.fromkeys(name for device in devices for name in (device.name, *device.aliases) if name)
+    )
     return HomeIndex(
         devices=devices,
         device_ids=tuple(device.id for device in devices),

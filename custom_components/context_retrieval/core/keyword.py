@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .text import char_ngrams, compact
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
 
 EXACT_NAME_SCORE = 1.0
 CONTAINED_BASE_SCORE = 0.6

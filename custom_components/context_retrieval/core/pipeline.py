@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import itertools
 import logging
-from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from time import perf_counter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .bulk import TOO_MANY_TARGETS, bound_groups, group_name, group_targets
-from .embedding import Embedder
 from .fusion import (
     GATED_WEIGHTS,
     ROOM_BONUS,
@@ -35,14 +33,19 @@ from .models import (
     Device,
     Group,
     LLMClient,
-    QueryIR,
     Quantifier,
+    QueryIR,
     RetrievalResult,
 )
 from .parsing import command_to_ir, parse_commands, parse_offline
-from .spec import SpecIndex
-from .state import ConversationState
 from .text import compact
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator, Sequence
+
+    from .embedding import Embedder
+    from .spec import SpecIndex
+    from .state import ConversationState
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -120,7 +123,10 @@ def retrieve(  # noqa: PLR0913 - the public signature is fixed by the contract
         search = _Search(index=index, ir=ir, top_k=top_k, state=state, group_ids=group_ids)
         result = search.run(command)
         result.meta.update(parse_meta)
-        result.meta["timings_ms"] = {"parse": round(parse_ms, 3), "retrieve": round((perf_counter() - command_started) * 1000, 3)}
+        result.meta["timings_ms"] = {
+            "parse": round(parse_ms, 3),
+            "retrieve": round((perf_counter() - command_started) * 1000, 3),
+        }
         _remember(state, result)
         results.append(result)
     return results
@@ -254,7 +260,9 @@ class _Search:
         )
         if not explicit and not implicit:
             return []
-        positions = [self.index.positions[i] for i in self.state.last_mentioned() if i in self.index.positions]
+        positions = [
+            self.index.positions[i] for i in self.state.last_mentioned() if i in self.index.positions
+        ]
         if positions:
             self.meta["reference"] = "explicit" if explicit else "implicit"
         elif explicit:
@@ -282,7 +290,9 @@ class _Search:
                     scores[position] = (score, via_alias)
         return scores
 
-    def _ranked(self, command: Command, pool: np.ndarray, category: str | None, *, room_hit: bool) -> RetrievalResult:
+    def _ranked(
+        self, command: Command, pool: np.ndarray, category: str | None, *, room_hit: bool
+    ) -> RetrievalResult:
         """Rank single-target commands (one / any) and cut to top-k."""
         hint = self._name_hint(category)
         names = self._name_scores(pool, hint)
@@ -330,7 +340,9 @@ class _Search:
         hint = None
         if not candidates:
             hint = NO_CANDIDATES
-        elif len(candidates) > 1 and candidates[0].total_score - candidates[1].total_score < CLOSE_MATCH_MARGIN:
+        elif (
+            len(candidates) > 1 and candidates[0].total_score - candidates[1].total_score < CLOSE_MATCH_MARGIN
+        ):
             hint = MULTIPLE_CLOSE_MATCHES
         return RetrievalResult(command=command, candidates=candidates, hint=hint, meta=self.meta)
 
@@ -359,7 +371,9 @@ class _Search:
             reasons.append("vector_hit")
         return reasons
 
-    def _bulk(self, command: Command, pool: np.ndarray, category: str | None, *, room_hit: bool) -> RetrievalResult:
+    def _bulk(
+        self, command: Command, pool: np.ndarray, category: str | None, *, room_hit: bool
+    ) -> RetrievalResult:
         """Return groups covering every target of an all/except command."""
         hint = compact(self.ir.name_hint or "")
         if hint and not is_type_word(hint):
@@ -368,7 +382,11 @@ class _Search:
                 pool = np.array(sorted(named), dtype=np.int64)
             else:
                 self.meta["bulk_name_unmatched"] = True
-        reasons = [*(["room_hit"] if room_hit else []), *(["type_hit"] if category else []), f"quantifier_{self.ir.quantifier}"]
+        reasons = [
+            *(["room_hit"] if room_hit else []),
+            *(["type_hit"] if category else []),
+            f"quantifier_{self.ir.quantifier}",
+        ]
         return self._targets_result(command, [int(p) for p in pool], reasons, category=category)
 
     def _targets_result(
@@ -408,7 +426,9 @@ class _Search:
             group_id = next(self.group_ids)
             device_ids = [self.index.device_ids[p] for p in group.positions]
             capability = group.choice.command.id if group.choice.command else None
-            result_groups[group_id] = Group(group_id, group_name(self.index.devices, group.positions), device_ids, capability)
+            result_groups[group_id] = Group(
+                group_id, group_name(self.index.devices, group.positions), device_ids, capability
+            )
             candidates.append(
                 Candidate(
                     entity_id=group_id,
@@ -423,7 +443,9 @@ class _Search:
         hint = TOO_MANY_TARGETS if cut else (None if candidates else NO_CANDIDATES)
         if cut:
             self.meta["listed_targets"] = sum(len(group.device_ids) for group in result_groups.values())
-        return RetrievalResult(command=command, candidates=candidates, hint=hint, groups=result_groups, meta=self.meta)
+        return RetrievalResult(
+            command=command, candidates=candidates, hint=hint, groups=result_groups, meta=self.meta
+        )
 
     def _raw_text(self, command: Command) -> RetrievalResult:
         """Retrieve by the raw utterance: names, rooms and type words it contains, then vectors."""
@@ -431,17 +453,19 @@ class _Search:
         everything = np.arange(len(self.index.devices))
         names = {
             position: (score, False)
-            for position, score in self.index.keywords.contained_in(text, self.index.keywords.candidates(text)).items()
+            for position, score in self.index.keywords.contained_in(
+                text, self.index.keywords.candidates(text)
+            ).items()
         }
-        rooms = {room for room in self.index.rooms.room_index if len(room) >= 2 and room in text}  # noqa: PLR2004
+        rooms = {room for room in self.index.rooms.room_index if len(room) >= 2 and room in text}
         categories = {category for word, category in TYPE_WORDS.items() if word in text}
         room_ids = {self.index.rooms.room_index[room] for room in rooms}
         bonus = {}
         for position in names:
             device = self.index.devices[position]
-            bonus[position] = (ROOM_BONUS if int(self.index.rooms.room_ids[position]) in room_ids else 0.0) + (
-                TYPE_BONUS if device.category in categories else 0.0
-            )
+            bonus[position] = (
+                ROOM_BONUS if int(self.index.rooms.room_ids[position]) in room_ids else 0.0
+            ) + (TYPE_BONUS if device.category in categories else 0.0)
         names = {p: (score + bonus[p], alias) for p, (score, alias) in names.items()}
         pool = np.array(sorted(names), dtype=np.int64) if names else everything
         return self._rank_pool(command, pool, names, 0.0, None, room_hit=False)

@@ -8,13 +8,15 @@ non-overlapping, and two different rooms in one name mean "unknown".
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .text import compact
+
+if TYPE_CHECKING:
+    from collections.abc import Collection, Sequence
 
 MIN_ROOM_WORD_CHARS = 2
 """Single-character room words match too much text to be trusted (seed 003 §1)."""
@@ -26,7 +28,11 @@ def extract_room_from_name(name: str, vocabulary: Collection[str], longest: int)
     """Return the one room word in a compacted name, None for none, False when ambiguous."""
     hits: list[tuple[int, int]] = []
     for size in range(min(longest, len(name)), MIN_ROOM_WORD_CHARS - 1, -1):
-        hits.extend((start, start + size) for start in range(len(name) - size + 1) if name[start : start + size] in vocabulary)
+        hits.extend(
+            (start, start + size)
+            for start in range(len(name) - size + 1)
+            if name[start : start + size] in vocabulary
+        )
     chosen: list[tuple[int, int]] = []
     for start, end in hits:  # already longest first, then leftmost
         if all(end <= s or start >= e for s, e in chosen):
@@ -75,7 +81,10 @@ class RoomTable:
         room_ids = np.array([room_index.get(room, NO_ROOM) for room in compact_rooms], dtype=np.int32)
         compact_names = [compact(name) for name in names]
         name_room_ids = np.array(
-            [_room_id(extract_room_from_name(name, vocabulary, longest), room_index) for name in compact_names],
+            [
+                _room_id(extract_room_from_name(name, vocabulary, longest), room_index)
+                for name in compact_names
+            ],
             dtype=np.int32,
         )
         conflict = (room_ids == NO_ROOM) | ((name_room_ids >= 0) & (name_room_ids != room_ids))

@@ -5,7 +5,9 @@ from __future__ import annotations
 import re
 import unicodedata
 
-_BRACKETS = str.maketrans({"【": "(", "】": ")", "「": "(", "」": ")", "〔": "(", "〕": ")", "[": "(", "]": ")", "{": "(", "}": ")"})
+_BRACKETS = str.maketrans(
+    {"【": "(", "】": ")", "「": "(", "」": ")", "〔": "(", "〕": ")", "[": "(", "]": ")", "{": "(", "}": ")"}
+)
 _DASHES = re.compile(r"[\u2010-\u2015\u2212\u30fc\ufe58\ufe63_]")
 _SPACES = re.compile(r"\s+")
 _HAN = re.compile(r"[\u3400-\u9fff]")

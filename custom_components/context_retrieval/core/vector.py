@@ -8,13 +8,16 @@ documents plus a gather per (device, command) entry.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .embedding import Embedder
-from .models import CommandSpec, Device
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
+    from .embedding import Embedder
+    from .models import CommandSpec, Device
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -72,7 +75,11 @@ class CommandVectorIndex:
                 entry_command.append(command)
             device_entries.append(range(start, len(entry_doc)))
             signature = tuple(
-                (entry_doc[i], None if (cmd := entry_command[i]) is None else cmd.id, bool(cmd and cmd.readable))
+                (
+                    entry_doc[i],
+                    None if (cmd := entry_command[i]) is None else cmd.id,
+                    bool(cmd and cmd.readable),
+                )
                 for i in range(start, len(entry_doc))
             )
             if signature not in signatures:
