@@ -10,7 +10,7 @@ import numpy as np
 from .embedding import Embedder, LocalNgramEmbedder
 from .gating import CATEGORIES
 from .keyword import KeywordIndex
-from .parsing import build_system_prompt
+from .parsing import OfflineParser, build_system_prompt
 from .scope import RoomTable
 from .spec import SpecIndex, build_command_document, build_fallback_document
 from .vector import CommandVectorIndex
@@ -38,6 +38,8 @@ class HomeIndex:
     room_names: list[str]
     device_names: list[str]
     system_prompt: str
+    offline_parser: OfflineParser
+    """The offline parser of this home's rooms, device names and categories."""
 
     def covers(self, devices: Sequence[Device]) -> bool:
         """Return True when this index was built for exactly these device ids, in order."""
@@ -86,4 +88,5 @@ def build_home_index(
         room_names=room_names,
         device_names=device_names,
         system_prompt=build_system_prompt(room_names, present),
+        offline_parser=OfflineParser.build(room_names, device_names, categories=present),
     )

@@ -37,7 +37,7 @@ from .models import (
     QueryIR,
     RetrievalResult,
 )
-from .parsing import command_to_ir, parse_commands, parse_offline
+from .parsing import command_to_ir, parse_commands
 from .text import compact
 
 if TYPE_CHECKING:
@@ -151,7 +151,7 @@ def _parse(text: str, llm: LLMClient | None, index: HomeIndex) -> tuple[list[Com
 
 def _offline(text: str, index: HomeIndex) -> list[Command]:
     """Return the offline parse of the utterance against the home's rooms and names."""
-    return parse_offline(text, index.room_names, index.device_names)
+    return index.offline_parser.parse(text)
 
 
 def _remember(state: ConversationState, result: RetrievalResult) -> None:
@@ -194,7 +194,7 @@ class _Search:
         self.meta.update(scope.meta)
         mask, category = self._gate(scope.mask)
         pool = np.flatnonzero(mask)
-        room_hit = bool(self.ir.scope_include - {"*"}) and "scope_include_fallback" not in scope.meta
+        room_hit = bool(self.ir.scope_include) and "scope_include_fallback" not in scope.meta
         if self.ir.quantifier in (Quantifier.ALL, Quantifier.EXCEPT):
             return self._bulk(command, pool, category, room_hit=room_hit)
         return self._ranked(command, pool, category, room_hit=room_hit)
@@ -254,7 +254,7 @@ class _Search:
         implicit = (
             self.ir.name_hint is None
             and category_for_type_hint(self.ir.type_hint) is None
-            and not (self.ir.scope_include - {"*"})
+            and not self.ir.scope_include
             and not self.ir.scope_exclude
             and self.ir.quantifier == Quantifier.ONE
         )

@@ -3,7 +3,7 @@ import random
 import pytest
 
 from custom_components.context_retrieval.core.models import UNKNOWN_COMMAND, Command
-from custom_components.context_retrieval.core.parsing import parse_offline
+from custom_components.context_retrieval.core.parsing import OfflineParser, parse_offline
 
 from .conftest import Home
 
@@ -200,3 +200,35 @@ def test_parse_cases_exact_match_rate(parse_cases: list[dict], smartthings_home:
 def test_pipeline_gold_exact_match_rate(pipeline_gold: list[dict], smartthings_home: Home) -> None:
     # Measured 49/50 = 0.98 (c-017 expects 插座 for 智能插座).
     assert exact_match_rate(pipeline_gold, smartthings_home) >= 0.94
+
+
+def test_built_parser_matches_parse_offline(parse_cases: list[dict], smartthings_home: Home) -> None:
+    parser = OfflineParser.build(
+        smartthings_home.rooms, smartthings_home.device_names, categories=smartthings_home.categories
+    )
+
+    for case in parse_cases:
+        expected = parse_offline(
+            case["text"],
+            smartthings_home.rooms,
+            smartthings_home.device_names,
+            categories=smartthings_home.categories,
+        )
+        assert parser.parse(case["text"]) == expected, case["text"]
+
+
+def test_built_parser_is_reusable_across_utterances() -> None:
+    parser = OfflineParser.build(ROOMS, DEVICE_NAMES, categories=CATEGORIES)
+
+    for text, expected in CASES:
+        assert [command.to_dict() for command in parser.parse(text)] == expected, text
+
+
+def test_large_home_parses() -> None:
+    rooms = ["客厅", *(f"客厅{i}" for i in range(2_000 - 1))]
+    device_names = [f"主灯{i}" for i in range(10_000 - 1)] + ["主灯"]
+    parser = OfflineParser.build(rooms, device_names, categories=CATEGORIES)
+
+    [command] = parser.parse("打开客厅主灯")
+
+    assert command.to_dict() == cmd("打开", "客厅", "主灯", "Light")

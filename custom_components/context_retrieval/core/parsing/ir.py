@@ -47,15 +47,22 @@ def command_to_ir(command: Command, raw: str) -> QueryIR:
 
 
 def parse_scope(scope: str) -> tuple[frozenset[str], frozenset[str]]:
-    """Return the included and excluded rooms of a wire scope (``*``, ``客厅,卧室``, ``*,!卧室``)."""
+    """Return the included and excluded rooms of a wire scope (``*``, ``客厅,卧室``, ``*,!卧室``).
+
+    A ``*`` anywhere among the included entries means every room: include then
+    filters nothing (seed 003 §6.2, include only when non-empty and without ``*``).
+    """
     include: set[str] = set()
     exclude: set[str] = set()
+    any_room = False
     for part in _SCOPE_SEPARATORS.split(scope):
         entry = part.strip()
         if entry.startswith(_EXCLUDE_MARKS):
             room = entry[1:].strip()
             if room and room != ANY_ROOM:
                 exclude.add(room)
-        elif entry and entry != ANY_ROOM:
+        elif entry == ANY_ROOM:
+            any_room = True
+        elif entry:
             include.add(entry)
-    return frozenset(include), frozenset(exclude)
+    return frozenset() if any_room else frozenset(include), frozenset(exclude)

@@ -221,14 +221,83 @@ class _Clause:
 
 
 @dataclass(slots=True, frozen=True)
-class _Lexicon:
-    """The words of one home: function words plus its rooms and device names."""
+class OfflineParser:
+    """The offline parser of one home: function words plus its rooms and device names.
+
+    Build it once per home with ``build``; ``parse`` then costs the same whatever
+    the number of rooms and devices (tokens are found by dict lookups of the
+    utterance's substrings, never by a scan of the words).
+    """
 
     words: dict[str, tuple[_Kind, str]]
-    longest: int
+    lengths: tuple[int, ...]
+    """The distinct lengths of ``words``, longest first."""
     device_names: frozenset[str]
     """Device names as they appear in ``NAME`` token values."""
     categories: frozenset[str] | None
+
+    @classmethod
+    def build(
+        cls,
+        rooms: Collection[str],
+        device_names: Collection[str] = (),
+        *,
+        categories: Collection[str] | None = None,
+    ) -> OfflineParser:
+        """Return the parser of one home (rooms beat device names beat function and type words).
+
+        ``rooms`` and ``device_names`` are the home's own (longest match wins); a
+        device name that contains a room word is known by the rest (客厅主灯 -> 主灯).
+        When ``categories`` is given, a target whose category is not among them gets
+        ``Unknown``, as the prompt asks of the LLM.
+        """
+        words: dict[str, tuple[_Kind, str]] = {word: (_Kind.TYPE, word) for word in TYPE_WORDS}
+        words.update(_FUNCTION_WORDS)
+        room_words: dict[str, tuple[_Kind, str]] = {}
+        for room in rooms:
+            key = compact(room)
+            if key and key not in room_words:
+                room_words[key] = (_Kind.ROOM, room.strip())
+        room_keys = _RoomKeys.build(room_words)
+        names: dict[str, tuple[_Kind, str]] = {}
+        for device_name in device_names:
+            full = compact(device_name)
+            key = room_keys.strip(full)
+            if key and key not in names:
+                names[key] = (_Kind.NAME, device_name.strip() if key == full else key)
+        words.update(names)
+        words.update(room_words)
+        return cls(
+            words=words,
+            lengths=tuple(sorted({len(word) for word in words}, reverse=True)),
+            device_names=frozenset(value for _kind, value in names.values()),
+            categories=frozenset(categories) if categories is not None else None,
+        )
+
+    def parse(self, text: str) -> list[Command]:
+        """Return the wire commands of ``text`` parsed by rules, ``[UNKNOWN_COMMAND]`` if none."""
+        tokens = _tokenize(compact(text)[:MAX_OFFLINE_CHARS], self)
+        commands: list[Command] = []
+        previous: list[_Target] = []
+        previous_action: str | None = None
+        for clause_tokens in _split_clauses(tokens):
+            clause = _read_clause(clause_tokens, self)
+            targets = clause.targets
+            if not targets and not any(token.kind in _ACTION_WORD_KINDS for token in clause.tokens):
+                continue
+            if not targets:
+                targets = [replace(target, include=list(target.include)) for target in previous]
+                targets = targets or [_Target()]
+            elif previous and not clause.has_scope:
+                _inherit_rooms(targets, previous)
+            for target in targets:
+                _settle_quantifier(target, self)
+            action = _clause_action(clause.tokens, targets[0].category) or previous_action or UNKNOWN_ACTION
+            commands.extend(_command(action, target) for target in targets)
+            previous, previous_action = targets, action
+        if all(command.a == UNKNOWN_ACTION and command.n == ANY_NAME for command in commands):
+            return [UNKNOWN_COMMAND]
+        return commands
 
 
 def parse_offline(
@@ -240,74 +309,50 @@ def parse_offline(
 ) -> list[Command]:
     """Return the wire commands of ``text`` parsed by rules, ``[UNKNOWN_COMMAND]`` if none.
 
-    ``rooms`` and ``device_names`` are the home's own (longest match wins); a
-    device name that contains a room word is known by the rest (客厅主灯 -> 主灯).
-    When ``categories`` is given, a target whose category is not among them gets
-    ``Unknown``, as the prompt asks of the LLM.
+    A convenience for one-off parses: it builds the home's ``OfflineParser``
+    (see ``OfflineParser.build``) and throws it away; build it once to parse many.
     """
-    lexicon = _build_lexicon(rooms, device_names, categories)
-    tokens = _tokenize(compact(text)[:MAX_OFFLINE_CHARS], lexicon)
-    commands: list[Command] = []
-    previous: list[_Target] = []
-    previous_action: str | None = None
-    for clause_tokens in _split_clauses(tokens):
-        clause = _read_clause(clause_tokens, lexicon)
-        targets = clause.targets
-        if not targets and not any(token.kind in _ACTION_WORD_KINDS for token in clause.tokens):
-            continue
-        if not targets:
-            targets = [replace(target, include=list(target.include)) for target in previous] or [_Target()]
-        elif previous and not clause.has_scope:
-            _inherit_rooms(targets, previous)
-        for target in targets:
-            _settle_quantifier(target, lexicon)
-        action = _clause_action(clause.tokens, targets[0].category) or previous_action or UNKNOWN_ACTION
-        commands.extend(_command(action, target) for target in targets)
-        previous, previous_action = targets, action
-    if all(command.a == UNKNOWN_ACTION and command.n == ANY_NAME for command in commands):
-        return [UNKNOWN_COMMAND]
-    return commands
+    return OfflineParser.build(rooms, device_names, categories=categories).parse(text)
 
 
-def _build_lexicon(
-    rooms: Iterable[str], device_names: Iterable[str], categories: Collection[str] | None
-) -> _Lexicon:
-    """Return the lexicon of one home (rooms beat device names beat function and type words)."""
-    words: dict[str, tuple[_Kind, str]] = {word: (_Kind.TYPE, word) for word in TYPE_WORDS}
-    words.update(_FUNCTION_WORDS)
-    room_keys: list[str] = []
-    room_words: dict[str, tuple[_Kind, str]] = {}
-    for room in rooms:
-        key = compact(room)
-        if key and key not in room_words:
-            room_words[key] = (_Kind.ROOM, room.strip())
-            room_keys.append(key)
-    room_keys.sort(key=len, reverse=True)
-    names: dict[str, tuple[_Kind, str]] = {}
-    for device_name in device_names:
-        full = compact(device_name)
-        key = _strip_room(full, room_keys)
-        if key and key not in names:
-            names[key] = (_Kind.NAME, device_name.strip() if key == full else key)
-    words.update(names)
-    words.update(room_words)
-    return _Lexicon(
-        words=words,
-        longest=max(map(len, words)),
-        device_names=frozenset(value for _kind, value in names.values()),
-        categories=frozenset(categories) if categories is not None else None,
-    )
+@dataclass(slots=True, frozen=True)
+class _RoomKeys:
+    """The compacted room words of one home, for stripping them from device names."""
+
+    ranks: dict[str, int]
+    """Each room word and its rank: longest first, then in the order given."""
+    lengths: tuple[int, ...]
+    """The distinct lengths of the room words, longest first."""
+
+    @classmethod
+    def build(cls, keys: Iterable[str]) -> _RoomKeys:
+        """Return the room words ranked longest first (ties keep their order)."""
+        ordered = sorted(keys, key=len, reverse=True)
+        return cls(
+            ranks={key: rank for rank, key in enumerate(ordered)},
+            lengths=tuple(sorted({len(key) for key in ordered}, reverse=True)),
+        )
+
+    def strip(self, name: str) -> str:
+        """Return ``name`` without the first-ranked (longest) room word it contains.
+
+        A name that is itself a room word is kept. Only the name's own substrings
+        are looked up, so this does not grow with the number of rooms.
+        """
+        for length in self.lengths:
+            if length >= len(name):
+                continue
+            found = [
+                (rank, room)
+                for room in (name[start : start + length] for start in range(len(name) - length + 1))
+                if (rank := self.ranks.get(room)) is not None
+            ]
+            if found:
+                return name.replace(min(found)[1], "", 1)
+        return name
 
 
-def _strip_room(name: str, room_keys: Sequence[str]) -> str:
-    """Return ``name`` without the first (longest) room word it contains."""
-    for room in room_keys:
-        if room in name and name != room:
-            return name.replace(room, "", 1)
-    return name
-
-
-def _tokenize(text: str, lexicon: _Lexicon) -> list[_Token]:
+def _tokenize(text: str, lexicon: OfflineParser) -> list[_Token]:
     """Return the leftmost-longest tokens of compacted ``text``; unknown characters are ``OTHER``."""
     tokens: list[_Token] = []
     position = 0
@@ -318,10 +363,13 @@ def _tokenize(text: str, lexicon: _Lexicon) -> list[_Token]:
     return _reclassify(tokens)
 
 
-def _token_at(text: str, position: int, lexicon: _Lexicon) -> _Token:
+def _token_at(text: str, position: int, lexicon: OfflineParser) -> _Token:
     """Return the longest token starting at ``position`` (numbers win ties)."""
     best = _number_at(text, position)
-    for length in range(min(lexicon.longest, len(text) - position), 0, -1):
+    remaining = len(text) - position
+    for length in lexicon.lengths:
+        if length > remaining:
+            continue
         if best is not None and length <= len(best.text):
             break
         word = text[position : position + length]
@@ -426,7 +474,7 @@ def _starts_new_action(tokens: Sequence[_Token], index: int, current: Sequence[_
     return False
 
 
-def _read_clause(tokens: list[_Token], lexicon: _Lexicon) -> _Clause:
+def _read_clause(tokens: list[_Token], lexicon: OfflineParser) -> _Clause:
     """Return the targets of one clause and the tokens left for its action."""
     tokens, exclude, excepting = _take_exclusions(tokens)
     kinds = {token.kind for token in tokens}
@@ -542,7 +590,7 @@ def _phrases(tokens: Sequence[_Token]) -> list[tuple[list[_Token], list[str]]]:
     return phrases
 
 
-def _phrase_target(phrase: Sequence[_Token], rooms: Sequence[str], lexicon: _Lexicon) -> _Target:
+def _phrase_target(phrase: Sequence[_Token], rooms: Sequence[str], lexicon: OfflineParser) -> _Target:
     """Return the target a noun phrase names."""
     name = "".join(token.value for token in phrase)
     return _Target(name=name, category=_category_of(name, lexicon), include=list(rooms))
@@ -559,7 +607,7 @@ def _orphan_name(tokens: Sequence[_Token]) -> str:
     return "".join(run)
 
 
-def _category_of(name: str, lexicon: _Lexicon) -> str:
+def _category_of(name: str, lexicon: OfflineParser) -> str:
     """Return the category of a name: its type word, else the longest type word it ends with."""
     category = TYPE_WORDS.get(name)
     if category is None:
@@ -597,7 +645,7 @@ def _inherit_rooms(targets: Sequence[_Target], previous: Sequence[_Target]) -> N
             target.include = list(rooms)
 
 
-def _settle_quantifier(target: _Target, lexicon: _Lexicon) -> None:
+def _settle_quantifier(target: _Target, lexicon: OfflineParser) -> None:
     """Decide one/all when the words did not: several rooms, or a bare category word, mean all."""
     if target.quantifier is not None:
         return

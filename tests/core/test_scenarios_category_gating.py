@@ -1,0 +1,64 @@
+"""Seed scenarios of category gating (seed 001 Category Gating 预过滤, seed 000 decisions 2 and 6)."""
+
+from __future__ import annotations
+
+import pytest
+
+from custom_components.context_retrieval.core import ConversationState, retrieve
+from custom_components.context_retrieval.core.gating import category_for_type_hint
+
+from .conftest import FakeLLM, cmd
+
+# seed 000 decision 2: TYPE_TO_CATEGORY, verbatim.
+SEED_TYPE_TABLE = {
+    "灯": "Light",
+    "灯光": "Light",
+    "照明": "Light",
+    "台灯": "Light",
+    "窗帘": "Blind",
+    "遮阳": "Blind",
+    "百叶窗": "Blind",
+    "空调": "AirConditioner",
+    "冷气": "AirConditioner",
+    "开关": "Switch",
+    "插座": "SmartPlug",
+    "电视": "Television",
+    "音响": "NetworkAudio",
+    "风扇": "Fan",
+    "洗衣机": "Washer",
+    "充电器": "Charger",
+}
+
+
+def run(home, text, *commands):
+    return retrieve(text, home, FakeLLM({text: list(commands)}), ConversationState())
+
+
+@pytest.mark.parametrize(("word", "category"), SEED_TYPE_TABLE.items())
+def test_seed_type_table_maps_every_word(word, category):
+    assert category_for_type_hint(word) == category
+
+
+def test_gate_drops_other_categories_even_when_their_name_matches(home):
+    # 落地台灯 is a SmartPlug: under a Light gate its name cannot bring it back.
+    (result,) = run(home, "打开台灯", cmd("打开", n="台灯", t="Light"))
+    categories = {d.id: d.category for d in home}
+    assert result.candidates
+    assert "plug-1" not in {c.entity_id for c in result.candidates}
+    assert {categories[c.entity_id] for c in result.candidates} == {"Light"}
+    assert result.meta["gating"] == "Light"
+
+
+def test_ungated_name_search_covers_every_category(home):
+    # type hint Unknown: the same name reaches the SmartPlug by keyword.
+    (result,) = run(home, "打开落地台灯", cmd("打开", n="落地台灯", t="Unknown"))
+    assert result.candidates[0].entity_id == "plug-1"
+    assert "name_hit" in result.candidates[0].reasons
+    assert "type_hit" not in result.candidates[0].reasons
+
+
+def test_gate_with_no_device_of_the_category_falls_back_to_everything(home):
+    (result,) = run(home, "打开洗衣机", cmd("打开", n="洗衣机", t="Washer"))
+    assert result.meta["gating_fallback"] == "Washer"
+    assert result.meta["gating"] is None
+    assert result.candidates
