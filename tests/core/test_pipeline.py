@@ -377,3 +377,21 @@ def test_candidate_scores_are_finite_and_sorted(home):
     totals = [c.total_score for c in result.candidates]
     assert totals == sorted(totals, reverse=True)
     assert np.isfinite(totals).all()
+
+
+def test_bad_llm_output_still_reads_quantifiers_from_the_raw_text(home):
+    llm = FakeLLM({"把所有灯都打开": "sorry, I cannot help"})
+    (result,) = retrieve("把所有灯都打开", home, llm, ConversationState())
+    assert result.command.a == "UNKNOWN"
+    assert result.meta["fallback"] == "raw_text"
+    assert result.meta["raw_text_reading"][0]["q"] == "all"
+    assert set(members(result)) == {d.id for d in home if d.category == "Light"}
+    assert {c.capability_id for c in result.candidates} == {"main-switch-on"}
+
+
+def test_unreadable_raw_text_falls_back_to_names_and_vectors(home):
+    llm = FakeLLM({"老伙计": "garbage"})
+    (result,) = retrieve("老伙计", home, llm, ConversationState())
+    assert "raw_text_reading" not in result.meta  # no action to read: names and vectors decide
+    assert ids(result)[0] == "lamp-1"
+    assert "name_hit" in result.candidates[0].reasons

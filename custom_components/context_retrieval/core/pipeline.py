@@ -184,6 +184,9 @@ class _Search:
         """Return the result of this command."""
         if command.a == UNKNOWN_ACTION:
             self.meta["fallback"] = "raw_text"
+            readings = [c for c in self.index.offline_parser.parse(self.ir.raw) if c.a != UNKNOWN_ACTION]
+            if readings:
+                return self._raw_text_readings(command, readings)
             self._prepare_vectors(VectorQuery(self.ir.raw, "unknown_command"))
             return self._raw_text(command)
         self._prepare_vectors(vector_query_for(self.ir))
@@ -447,25 +450,32 @@ class _Search:
             command=command, candidates=candidates, hint=hint, groups=result_groups, meta=self.meta
         )
 
+    def _raw_text_readings(self, command: Command, readings: list[Command]) -> RetrievalResult:
+        """Retrieve by the deterministic reading of the raw utterance, merged into one result.
+
+        The command stays UNKNOWN (the parse failed); its candidates are those of the
+        offline parser's commands, so a broken LLM answer still finds the devices.
+        """
+        self.meta["raw_text_reading"] = [reading.to_dict() for reading in readings]
+        merged = RetrievalResult(command=command, meta=self.meta)
+        for reading in readings:
+            search = _Search(
+                index=self.index,
+                ir=command_to_ir(reading, self.ir.raw),
+                top_k=self.top_k,
+                state=self.state,
+                group_ids=self.group_ids,
+            )
+            part = search.run(reading)
+            merged.candidates.extend(part.candidates)
+            merged.groups.update(part.groups)
+            merged.hint = merged.hint or part.hint
+        return merged
+
     def _raw_text(self, command: Command) -> RetrievalResult:
-        """Retrieve by the raw utterance: names, rooms and type words it contains, then vectors."""
+        """Retrieve by the device names the raw utterance contains, else by its vector."""
         text = compact(self.ir.raw)
-        everything = np.arange(len(self.index.devices))
-        names = {
-            position: (score, False)
-            for position, score in self.index.keywords.contained_in(
-                text, self.index.keywords.candidates(text)
-            ).items()
-        }
-        rooms = {room for room in self.index.rooms.room_index if len(room) >= 2 and room in text}
-        categories = {category for word, category in TYPE_WORDS.items() if word in text}
-        room_ids = {self.index.rooms.room_index[room] for room in rooms}
-        bonus = {}
-        for position in names:
-            device = self.index.devices[position]
-            bonus[position] = (
-                ROOM_BONUS if int(self.index.rooms.room_ids[position]) in room_ids else 0.0
-            ) + (TYPE_BONUS if device.category in categories else 0.0)
-        names = {p: (score + bonus[p], alias) for p, (score, alias) in names.items()}
-        pool = np.array(sorted(names), dtype=np.int64) if names else everything
+        contained = self.index.keywords.contained_in(text, self.index.keywords.candidates(text))
+        names = {position: (score, False) for position, score in contained.items()}
+        pool = np.array(sorted(names), dtype=np.int64) if names else np.arange(len(self.index.devices))
         return self._rank_pool(command, pool, names, 0.0, None, room_hit=False)
