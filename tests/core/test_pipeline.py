@@ -395,3 +395,22 @@ def test_unreadable_raw_text_falls_back_to_names_and_vectors(home):
     assert "raw_text_reading" not in result.meta  # no action to read: names and vectors decide
     assert ids(result)[0] == "lamp-1"
     assert "name_hit" in result.candidates[0].reasons
+
+
+def test_unknown_action_with_a_target_still_scopes_by_room_and_type(home):
+    (result,) = run(home, "把客厅窗帘拉上", cmd("UNKNOWN", s="客厅", n="窗帘", t="Blind"))
+    assert ids(result) == ["blind-1"]
+    assert result.meta["vector_query"] == "把客厅窗帘拉上"
+    assert "fallback" not in result.meta
+
+
+def test_too_many_command_sets_merge_by_the_chosen_command(home, monkeypatch):
+    monkeypatch.setattr(bulk, "MAX_GROUPS", 1)
+    (result,) = run(home, "打开所有灯", cmd("打开", n="灯", t="Light", q="all"))
+    assert len(result.groups) == 1
+    assert result.meta["groups_merged_by_capability"] is True
+    assert result.hint is None
+    (group,) = result.groups.values()
+    assert set(group.device_ids) == {d.id for d in home if d.category == "Light"}
+    devices = by_id(home)
+    assert all(group.capability_id in {c.id for c in devices[i].commands} for i in group.device_ids)

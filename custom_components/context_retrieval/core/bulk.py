@@ -30,16 +30,31 @@ def group_targets(
     positions: Sequence[int],
     command_sets: Sequence[frozenset[str]],
     choose: Callable[[int], CapabilityChoice],
-) -> list[TargetGroup]:
-    """Group targets by identical command-id sets; one capability choice per group.
+) -> tuple[list[TargetGroup], bool]:
+    """Group targets by identical command-id sets, largest first; one choice per group.
 
     Members of a group have the same command ids, so the command chosen for the first
-    member is valid for every member (seed 001 按命令集一致性分组).
+    member is valid for every member (seed 001 按命令集一致性分组). When that gives more
+    than MAX_GROUPS groups, groups with the same chosen command are merged (still valid
+    for every member), so slightly different profiles don't look like a set explosion.
+    Returns the groups and whether they were merged.
     """
     by_commands: dict[frozenset[str], list[int]] = {}
     for position in positions:
         by_commands.setdefault(command_sets[position], []).append(position)
-    return [TargetGroup(members, choose(members[0])) for members in by_commands.values()]
+    groups = [TargetGroup(members, choose(members[0])) for members in by_commands.values()]
+    merged = len(groups) > MAX_GROUPS
+    if merged:
+        by_command: dict[str | None, TargetGroup] = {}
+        for group in groups:
+            key = group.choice.command.id if group.choice.command else None
+            if key in by_command:
+                by_command[key].positions.extend(group.positions)
+            else:
+                by_command[key] = TargetGroup(list(group.positions), group.choice)
+        groups = list(by_command.values())
+    groups.sort(key=lambda group: (-len(group.positions), min(group.positions)))
+    return groups, merged
 
 
 def group_name(devices: Sequence[Device], positions: Sequence[int]) -> str:

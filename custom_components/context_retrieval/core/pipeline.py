@@ -182,7 +182,7 @@ class _Search:
 
     def run(self, command: Command) -> RetrievalResult:
         """Return the result of this command."""
-        if command.a == UNKNOWN_ACTION:
+        if command == UNKNOWN_COMMAND:
             self.meta["fallback"] = "raw_text"
             readings = [c for c in self.index.offline_parser.parse(self.ir.raw) if c.a != UNKNOWN_ACTION]
             if readings:
@@ -420,8 +420,9 @@ class _Search:
                 ],
                 meta=self.meta,
             )
-        groups = group_targets([int(p) for p in capable], self.index.command_sets, self._choice)
-        groups.sort(key=lambda group: (-len(group.positions), group.positions[0]))
+        groups, merged = group_targets([int(p) for p in capable], self.index.command_sets, self._choice)
+        if merged:
+            self.meta["groups_merged_by_capability"] = True
         kept, cut = bound_groups(groups)
         self.meta["targets"] = len(capable)
         candidates, result_groups = [], {}
