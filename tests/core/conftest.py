@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from custom_components.context_retrieval.core.models import CommandSpec, Device
+from custom_components.context_retrieval.core.models import CommandSpec, Device, RetrievalResult
+from custom_components.context_retrieval.core.pipeline import retrieve
+from custom_components.context_retrieval.core.state import ConversationState
 
 SHARED_DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "smartthings"
 
@@ -71,3 +73,20 @@ class FakeLLM:
 
 def cmd(a: str, s: str = "*", n: str = "*", t: str = "Unknown", q: str = "one", **extra: object) -> dict:
     return {"a": a, "s": s, "n": n, "t": t, "q": q, **extra}
+
+
+def run_commands(devices, text, *commands, state=None, top_k=5, index=None) -> list[RetrievalResult]:
+    """Retrieve ``text`` with a fake LLM that parses it into ``commands``."""
+    llm = FakeLLM({text: list(commands)})
+    return retrieve(text, devices, llm, state or ConversationState(), top_k=top_k, vector_searcher=index)
+
+
+def targets(result: RetrievalResult) -> list[str]:
+    """Return the device ids a result points at, group members expanded, in rank order."""
+    found: list[str] = []
+    for candidate in result.candidates:
+        if candidate.entity_kind == "group":
+            found += result.groups[candidate.entity_id].device_ids
+        else:
+            found.append(candidate.entity_id)
+    return found

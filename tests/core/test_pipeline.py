@@ -14,25 +14,12 @@ from custom_components.context_retrieval.core.pipeline import build_vector_searc
 from custom_components.context_retrieval.core.state import ConversationState
 
 from .conftest import FakeLLM, cmd, light
-
-
-def run(home, text, *commands, state=None, top_k=5, index=None):
-    llm = FakeLLM({text: list(commands)})
-    return retrieve(text, home, llm, state or ConversationState(), top_k=top_k, vector_searcher=index)
+from .conftest import run_commands as run
+from .conftest import targets as members
 
 
 def ids(result):
     return [candidate.entity_id for candidate in result.candidates]
-
-
-def members(result):
-    found = []
-    for candidate in result.candidates:
-        if candidate.entity_kind == "group":
-            found += result.groups[candidate.entity_id].device_ids
-        else:
-            found.append(candidate.entity_id)
-    return found
 
 
 def by_id(home):

@@ -4,13 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from custom_components.context_retrieval.core import ConversationState, retrieve
-
-from .conftest import FakeLLM, cmd, light
-
-
-def run(home, text, *commands, top_k=5):
-    return retrieve(text, home, FakeLLM({text: list(commands)}), ConversationState(), top_k=top_k)
+from .conftest import cmd, light
+from .conftest import run_commands as run
 
 
 @pytest.mark.parametrize(

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from custom_components.context_retrieval.core import ConversationState, retrieve
 from custom_components.context_retrieval.core.gating import category_for_type_hint
 
-from .conftest import FakeLLM, cmd
+from .conftest import cmd
+from .conftest import run_commands as run
 
 # seed 000 decision 2: TYPE_TO_CATEGORY, verbatim.
 SEED_TYPE_TABLE = {
@@ -28,10 +28,6 @@ SEED_TYPE_TABLE = {
     "洗衣机": "Washer",
     "充电器": "Charger",
 }
-
-
-def run(home, text, *commands):
-    return retrieve(text, home, FakeLLM({text: list(commands)}), ConversationState())
 
 
 @pytest.mark.parametrize(("word", "category"), SEED_TYPE_TABLE.items())

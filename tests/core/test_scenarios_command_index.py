@@ -4,19 +4,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from custom_components.context_retrieval.core import ConversationState, build_vector_searcher, retrieve
+from custom_components.context_retrieval.core import build_vector_searcher
 from custom_components.context_retrieval.core import pipeline as pipeline_module
 from custom_components.context_retrieval.core.home_index import build_home_index
 from custom_components.context_retrieval.core.models import CommandSpec, Device
 
-from .conftest import ON, FakeLLM, cmd
+from .conftest import ON, cmd
+from .conftest import run_commands as run
 
 READ_TEMPERATURE = CommandSpec("main-probe-readTemperature", "读取温度")
-
-
-def run(home, text, *commands, index=None):
-    llm = FakeLLM({text: list(commands)})
-    return retrieve(text, home, llm, ConversationState(), vector_searcher=index)
 
 
 def test_results_are_device_command_pairs(home):

@@ -23,13 +23,10 @@ from custom_components.context_retrieval.core.fusion import vector_query_for
 from custom_components.context_retrieval.core.models import QueryIR
 
 from .conftest import SHARED_DATA, FakeLLM, cmd
+from .conftest import run_commands as run
 
 RECALL_GOAL = 0.9
 """seed 000: top-10 recall from 40% to at least 90%."""
-
-
-def run(home, text, *commands, **kwargs):
-    return retrieve(text, home, FakeLLM({text: list(commands)}), ConversationState(), **kwargs)
 
 
 def expand(result, candidate):

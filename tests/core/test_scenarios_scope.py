@@ -5,27 +5,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from custom_components.context_retrieval.core import ConversationState, Device, retrieve
+from custom_components.context_retrieval.core import Device
 from custom_components.context_retrieval.core.fusion import ROOM_BONUS
 from custom_components.context_retrieval.core.scope import NO_ROOM, RoomTable
 
-from .conftest import ON, FakeLLM, cmd
+from .conftest import ON, cmd, targets
+from .conftest import run_commands as run
 
 LIVING_ROOM_DEVICES = {"lamp-1", "lamp-3", "blind-1", "ac-1", "thermo-1", "fan-1"}
-
-
-def run(home, text, *commands):
-    return retrieve(text, home, FakeLLM({text: list(commands)}), ConversationState())
-
-
-def targets(result):
-    found = []
-    for candidate in result.candidates:
-        if candidate.entity_kind == "group":
-            found += result.groups[candidate.entity_id].device_ids
-        else:
-            found.append(candidate.entity_id)
-    return found
 
 
 def kept(outcome):
