@@ -118,8 +118,10 @@ def test_english_action_falls_back_to_raw_text_with_a_debug_log(home, caplog):
     assert ids(result)[0] == "lamp-1"
 
 
-def test_empty_action_falls_back_to_raw_text(home):
+def test_empty_action_falls_back_to_raw_text(home, caplog):
+    caplog.set_level(logging.DEBUG, logger="custom_components.context_retrieval.core.fusion")
     (result,) = run(home, "打开老伙计", cmd("", n="老伙计"))
+    assert "No action parsed" in caplog.text
     assert result.meta["vector_query"] == "打开老伙计"
     assert result.meta["vector_query_fallback"] == "empty_action"
 
@@ -401,3 +403,16 @@ def test_too_many_command_sets_merge_by_the_chosen_command(home, monkeypatch):
     assert set(group.device_ids) == {d.id for d in home if d.category == "Light"}
     devices = by_id(home)
     assert all(group.capability_id in {c.id for c in devices[i].commands} for i in group.device_ids)
+
+
+@pytest.mark.parametrize(("top_k", "expected"), [(0, 1), (-3, 1), (None, 5), ("2", 5), (1000, 12)])
+def test_odd_top_k_is_clamped_or_defaulted(home, top_k, expected):
+    many = [light(f"lamp-{i}", f"灯{i}", "客厅") for i in range(12)]
+    (result,) = retrieve(
+        "打开灯",
+        many,
+        FakeLLM({"打开灯": [cmd("打开", n="灯", t="Light")]}),
+        ConversationState(),
+        top_k=top_k,
+    )
+    assert len(result.candidates) == expected

@@ -45,11 +45,12 @@ def vector_query_for(ir: QueryIR) -> VectorQuery:
     """
     action = (ir.action or "").strip()
     if not action:
+        _LOGGER.debug("No action parsed; embedding the raw query %r instead", ir.raw)
         return VectorQuery(ir.raw, "empty_action", _is_question(ir.raw))
     key, _, value = action.partition("=")
     text = f"{key} {value}".strip() if has_han(value) else key.strip()
     if has_latin(text) or not has_han(text):
-        _LOGGER.debug("Action %r is not a Chinese phrase; embedding the raw query instead", action)
+        _LOGGER.debug("Action %r is not a Chinese phrase; embedding the raw query %r instead", action, ir.raw)
         return VectorQuery(ir.raw, "non_chinese_action", _is_question(ir.raw))
     return VectorQuery(text, None, _is_question(text))
 

@@ -110,7 +110,7 @@ def retrieve(  # noqa: PLR0913 - the public signature is fixed by the contract
 ) -> list[RetrievalResult]:
     """Return one result per command of the utterance, in order (CONTRACT §2)."""
     text = text if isinstance(text, str) else ""
-    top_k = min(max(int(top_k), 1), MAX_TOP_K)
+    top_k = min(max(top_k, 1), MAX_TOP_K) if isinstance(top_k, int) else DEFAULT_TOP_K
     index = _index_for(devices, vector_searcher)
     started = perf_counter()
     commands, parse_meta = _parse(text, llm, index)
