@@ -416,3 +416,17 @@ def test_odd_top_k_is_clamped_or_defaulted(home, top_k, expected):
         top_k=top_k,
     )
     assert len(result.candidates) == expected
+
+
+def test_devices_without_specs_are_found_by_their_name_document():
+    bare = [
+        Device(id="a", name="客厅吸顶灯", room="客厅", category="Light"),
+        Device(id="b", name="卧室台灯", room="卧室", category="Light"),
+        Device(id="c", name="厨房排气扇", room="厨房", category="Fan"),
+    ]
+    llm = FakeLLM({"吸顶灯亮一下": "garbage"})
+    (result,) = retrieve("吸顶灯亮一下", bare, llm, ConversationState())
+    assert ids(result)[0] == "a"
+    assert result.candidates[0].capability_id is None
+    assert result.candidates[0].vector_score > result.candidates[1].vector_score
+    assert "vector_hit" in result.candidates[0].reasons

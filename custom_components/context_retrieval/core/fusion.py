@@ -85,9 +85,9 @@ def choose_capability(
     fallback: CapabilityChoice | None = None
     for entry in entries:
         command = vectors.entry_command[entry]
-        if command is None:
-            return CapabilityChoice(None, 0.0)
         score = float(doc_scores[vectors.entry_doc[entry]])
+        if command is None:  # name/room fallback document: similarity only, no command
+            return CapabilityChoice(None, score)
         if command.readable == question:
             if best is None or score > best.similarity:
                 best = CapabilityChoice(command, score)
@@ -98,8 +98,12 @@ def choose_capability(
     return fallback or CapabilityChoice(None, 0.0)
 
 
-def is_capable(choice: CapabilityChoice, *, has_specs: bool, enforce: bool) -> bool:
-    """Return True when the device can carry out the action (or cannot be checked)."""
-    if not has_specs or not enforce:
+def is_capable(choice: CapabilityChoice, *, enforce: bool) -> bool:
+    """Return True when the chosen command carries out the action (always, unless enforced).
+
+    The check is enforced only when the query is the parsed Chinese action; a raw
+    utterance is too noisy to reject commands by.
+    """
+    if not enforce:
         return True
     return choice.command is not None and choice.similarity >= CAPABILITY_MIN_SIMILARITY

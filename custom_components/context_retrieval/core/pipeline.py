@@ -222,21 +222,28 @@ class _Search:
         return self._choices[signature]
 
     def _capable(self, positions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Return the capable subset of positions and their command similarities."""
-        keep = np.zeros(len(positions), dtype=bool)
-        similarity = np.zeros(len(positions), dtype=np.float32)
-        for signature in np.unique(self.index.vectors.device_signature[positions]) if len(positions) else ():
-            members = self.index.vectors.device_signature[positions] == signature
-            representative = self.index.vectors.signature_device[int(signature)]
-            choice = self._choice(representative)
-            capable = is_capable(
-                choice, has_specs=bool(self.index.commands[representative]), enforce=self.enforce
-            )
-            keep[members] = capable
-            similarity[members] = choice.similarity
+        """Return the capable subset of positions and their command similarities.
+
+        Work is per document signature, not per device; devices indexed by a name/room
+        fallback document (no command spec) cannot be checked and are kept, scored by
+        that document.
+        """
+        vectors = self.index.vectors
+        signatures, inverse = np.unique(vectors.device_signature[positions], return_inverse=True)
+        fallback_docs = vectors.signature_fallback_doc[signatures]
+        without_specs = fallback_docs >= 0
+        capable = without_specs.copy()
+        similarity = np.zeros(len(signatures), dtype=np.float32)
+        if self.doc_scores.size:
+            similarity[without_specs] = self.doc_scores[fallback_docs[without_specs]]
+        for k in np.flatnonzero(~without_specs):
+            choice = self._choice(vectors.signature_device[int(signatures[k])])
+            capable[k] = is_capable(choice, enforce=self.enforce)
+            similarity[k] = choice.similarity
+        keep = capable[inverse]
         if len(positions) and not keep.any():
             self.meta["no_capable_device"] = True
-        return positions[keep], similarity[keep]
+        return positions[keep], similarity[inverse][keep]
 
     def _gate(self, mask: np.ndarray) -> tuple[np.ndarray, str | None]:
         """Apply category gating; skip it for Unknown/None/invalid hints or an empty gate."""

@@ -41,6 +41,8 @@ class CommandVectorIndex:
     """Devices with equal signatures have the same documents and command ids, in order."""
     signature_device: list[int]
     """One device position per signature."""
+    signature_fallback_doc: np.ndarray
+    """Document row of a signature made of a name/room fallback document, -1 otherwise."""
 
     @classmethod
     def build(
@@ -102,6 +104,15 @@ class CommandVectorIndex:
             device_entries=device_entries,
             device_signature=np.asarray(device_signature, dtype=np.int32),
             signature_device=signature_device,
+            signature_fallback_doc=np.asarray(
+                [
+                    entry_doc[device_entries[position].start]
+                    if entry_command[device_entries[position].start] is None
+                    else -1
+                    for position in signature_device
+                ],
+                dtype=np.int32,
+            ),
         )
 
     @property
