@@ -430,3 +430,9 @@ def test_devices_without_specs_are_found_by_their_name_document():
     assert result.candidates[0].capability_id is None
     assert result.candidates[0].vector_score > result.candidates[1].vector_score
     assert "vector_hit" in result.candidates[0].reasons
+
+
+def test_unknown_name_is_flagged_for_clarification(home):
+    (result,) = run(home, "打开小黑", cmd("打开", n="小黑"))
+    assert result.hint == "name_not_found"
+    assert result.meta["keyword_miss"] is True

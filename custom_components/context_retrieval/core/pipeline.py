@@ -55,6 +55,8 @@ CLOSE_MATCH_MARGIN = 0.1
 """Top-1 and top-2 closer than this get ``hint: multiple_close_matches`` (seed 002 §3.3)."""
 MULTIPLE_CLOSE_MATCHES = "multiple_close_matches"
 NO_CANDIDATES = "no_candidates"
+NAME_NOT_FOUND = "name_not_found"
+"""No device is called what the user said; the candidates only match the action."""
 BULK_NAME_MIN = 0.6
 """A bulk command with a specific name (所有台灯) keeps targets whose name contains it."""
 LAST_MENTIONED_REFERENCE = "last-mentioned"
@@ -307,11 +309,14 @@ class _Search:
         hint = self._name_hint(category)
         names = self._name_scores(pool, hint)
         base = (TYPE_BONUS if category else 0.0) + (ROOM_BONUS if room_hit else 0.0)
-        if category is None and hint:
-            pool = np.array(sorted(names), dtype=np.int64) if names else pool
-            if not names:
-                self.meta["keyword_miss"] = True
-        return self._rank_pool(command, pool, names, base, category, room_hit=room_hit)
+        if category is None and hint and names:
+            pool = np.array(sorted(names), dtype=np.int64)
+        result = self._rank_pool(command, pool, names, base, category, room_hit=room_hit)
+        if category is None and hint and not names and result.candidates:
+            # Nothing is called that: the candidates come from the action alone.
+            self.meta["keyword_miss"] = True
+            result.hint = NAME_NOT_FOUND
+        return result
 
     def _rank_pool(  # noqa: PLR0913
         self,
