@@ -36,6 +36,11 @@ ACTION_OFF = "关闭"
 ACTION_MUTE = "静音"
 ACTION_UNMUTE = "取消静音"
 ACTION_QUERY = "查询"
+ACTION_LOCK = "锁定"
+ACTION_UNLOCK = "解锁"
+ACTION_PLAY = "播放"
+LOCK_NAME = "门锁"
+"""The target of a lock verb said without one (锁门, 上锁)."""
 DEFAULT_QUERY_ATTRIBUTE = "状态"
 DEFAULT_PERCENT_ATTRIBUTE = "亮度"
 TEMPERATURE_ATTRIBUTE = "温度"
@@ -66,7 +71,11 @@ class _Kind(StrEnum):
     RESUME = auto()
     STOP = auto()
     TASK = auto()
+    LOCK = auto()
+    CHANNEL = auto()
+    PLAY = auto()
     QUERY = auto()
+    ASK = auto()
     ALL = auto()
     ANY = auto()
     COUNT = auto()
@@ -97,6 +106,10 @@ _MODES = {
 """Mode words and the setting each one means (设为自然风 -> 设置风模式=自然风)."""
 
 
+_POLITE_WORDS = ("可以", "能不能", "可不可以", "能否", "能帮我", "能不能帮我")
+"""Words of a polite request: 可以打开灯吗 asks for an action, not about state."""
+
+
 def _words(kind: _Kind, *words: str) -> dict[str, tuple[_Kind, str]]:
     """Return a lexicon slice where each word stands for itself."""
     return {word: (kind, word) for word in words}
@@ -110,6 +123,13 @@ def _mapped(kind: _Kind, mapping: dict[str, str]) -> dict[str, tuple[_Kind, str]
 _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     **_mapped(_Kind.ON, dict.fromkeys(("打开", "开启", "启动", "开", "点亮"), ACTION_ON)),
     **_mapped(_Kind.OFF, dict.fromkeys(("关闭", "关掉", "关上", "关了", "关", "熄灭", "断开"), ACTION_OFF)),
+    # Curtains and blinds: 拉开/升起 open them, 拉上/合上/放下/降下 close them.
+    **_mapped(_Kind.ON, dict.fromkeys(("拉开", "升起", "升起来", "收起", "收起来"), ACTION_ON)),
+    **_mapped(
+        _Kind.OFF, dict.fromkeys(("拉上", "合上", "放下", "放下来", "降下", "降下来", "关好"), ACTION_OFF)
+    ),
+    **_mapped(_Kind.LOCK, dict.fromkeys(("锁门", "上锁", "锁上", "锁好", "锁定", "反锁"), ACTION_LOCK)),
+    **_mapped(_Kind.LOCK, dict.fromkeys(("开锁", "解锁", "解开门锁"), ACTION_UNLOCK)),
     **_words(
         _Kind.SET,
         *("调到", "调至", "调成", "调为", "调整到", "调整为", "调", "开到", "变成"),
@@ -117,8 +137,19 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
         *("切换到", "切换为", "切换成"),
     ),
     **_words(_Kind.ADJUST, "调亮", "调暗", "调高", "调低", "调大", "调小"),
+    **_mapped(_Kind.ADJUST, dict.fromkeys(("开大", "大一点", "大点", "大些", "大一些"), "调大")),
+    **_mapped(_Kind.ADJUST, dict.fromkeys(("开小", "小一点", "小点", "小些", "小一些"), "调小")),
+    **_mapped(_Kind.ADJUST, dict.fromkeys(("亮一点", "亮点", "亮一些", "亮些"), "调亮")),
+    **_mapped(_Kind.ADJUST, dict.fromkeys(("暗一点", "暗点", "暗一些", "暗些"), "调暗")),
+    **_mapped(_Kind.ADJUST, dict.fromkeys(("高一点", "高点", "升高", "提高", "调高点"), "调高")),
+    **_mapped(_Kind.ADJUST, dict.fromkeys(("低一点", "低点", "降低", "调低点"), "调低")),
+    **_mapped(_Kind.ADJUST, dict.fromkeys(("大点声", "大声点", "大声一点", "大声些"), "调大音量")),
+    **_mapped(_Kind.ADJUST, dict.fromkeys(("小点声", "小声点", "小声一点", "小声些"), "调小音量")),
     **_words(_Kind.ATTR, "亮度", "风速", "音量", "遮光", "温度", "湿度", "状态", "电量", "色温"),
-    **_mapped(_Kind.ATTR, {"遮光度": "遮光", "风量": "风速", "声音": "音量"}),
+    **_words(_Kind.ATTR, "功率", "用电量", "耗电量", "漏水", "有人", "烟雾"),
+    **_mapped(
+        _Kind.ATTR, {"遮光度": "遮光", "风量": "风速", "声音": "音量", "电池": "电量", "耗电": "耗电量"}
+    ),
     **_mapped(_Kind.MODE, _MODES),
     **_mapped(_Kind.MODE, {f"{word}模式": action for word, action in _MODES.items()}),
     **_words(_Kind.MUTE, "静音"),
@@ -128,9 +159,20 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     **_words(_Kind.RESUME, "继续"),
     **_words(_Kind.STOP, "停止", "停掉"),
     **_words(_Kind.TASK, "烘干", "洗涤", "洗衣", "脱水", "漂洗", "清扫", "扫地", "拖地", "充电"),
+    **_mapped(_Kind.CHANNEL, dict.fromkeys(("下一个频道", "下个频道", "下一台", "下一频道"), "下一个频道")),
+    **_mapped(_Kind.CHANNEL, dict.fromkeys(("上一个频道", "上个频道", "上一台", "上一频道"), "上一个频道")),
+    **_mapped(_Kind.CHANNEL, dict.fromkeys(("换台", "换个台", "换频道", "换个频道"), "换台")),
+    **_mapped(
+        _Kind.PLAY, dict.fromkeys(("播放", "播放音乐", "放音乐", "放歌", "放首歌", "放点音乐"), ACTION_PLAY)
+    ),
+    **_mapped(_Kind.PLAY, dict.fromkeys(("来点音乐", "来首歌", "听歌", "听音乐"), ACTION_PLAY)),
     **_mapped(_Kind.QUERY, dict.fromkeys(("查询", "查看", "查一下", "看看", "看一下", "多少", "怎么样"), "")),
-    **_mapped(_Kind.QUERY, {"几度": TEMPERATURE_ATTRIBUTE}),
+    **_mapped(_Kind.QUERY, dict.fromkeys(("有没有", "是不是", "是否", "还有多少", "什么", "啥"), "")),
+    **_mapped(_Kind.QUERY, dict.fromkeys(("几度", "多少度", "温度多少"), TEMPERATURE_ATTRIBUTE)),
+    **_mapped(_Kind.QUERY, dict.fromkeys(("多少电", "还有多少电", "剩多少电", "还剩多少电"), "电量")),
+    **_mapped(_Kind.ASK, dict.fromkeys(("吗", "么", "没", "没有", "了没", "了吗", "了没有"), "")),
     **_words(_Kind.ALL, "所有", "全部", "都", "每个", "全都", "每一个", "各个", "全屋", "一切"),
+    **_words(_Kind.ALL, "其他", "其它", "其余", "别的", "剩下的"),
     **_words(_Kind.ANY, "随便", "任意", "随机", "任何", "哪个都行"),
     **_mapped(_Kind.PRON, dict.fromkeys(("它", "它们", "刚才的", "刚才那个", "刚刚的", "刚才"), _REFERENCE)),
     **_mapped(_Kind.PRON, {"上一个": _REFERENCE}),
@@ -139,10 +181,12 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     **_words(_Kind.EXC_END, "以外", "之外", "外"),
     **_words(_Kind.CONJ, "和", "与", "跟", "及", "以及", "、", "还有"),
     **_words(_Kind.SEP, "然后", "再", "并且", "并", "接着", "之后", "随后", "同时"),
+    **_words(_Kind.SEP, "顺便", "顺手", "顺带", "另外"),
     **_words(_Kind.SEP, ",", ".", ";", "!", "?", "。", "；", "！", "？", "\n"),
     **_words(_Kind.FILLER, "把", "让", "将", "请", "帮我", "帮忙", "麻烦", "给我", "一下", "的", "吧"),
     **_words(_Kind.FILLER, "啊", "呀", "呢", "了", "我", "要", "想", "一点", "房间", "里", "里面"),
-    **_words(_Kind.FILLER, "现在", "目前", "当前", "谢谢"),
+    **_words(_Kind.FILLER, "现在", "目前", "当前", "谢谢", "也", "是"),
+    **_words(_Kind.FILLER, *_POLITE_WORDS),
     **_words(_Kind.FILLER, "(", ")", '"', "'", "“", "”", "‘", "’", "《", "》", ":", "~"),
 }
 """Function words; a home's room and device names take precedence over them."""
@@ -159,12 +203,20 @@ _ACTION_KINDS = frozenset(
         _Kind.PAUSE,
         _Kind.RESUME,
         _Kind.STOP,
+        _Kind.LOCK,
+        _Kind.CHANNEL,
+        _Kind.PLAY,
         _Kind.QUERY,
+        _Kind.ASK,
     }
 )
 _ACTION_WORD_KINDS = _ACTION_KINDS | {_Kind.NUM, _Kind.MODE, _Kind.TASK}
 """Tokens that make a clause a command even without a verb (亮度百分之五十)."""
 _SWITCH_KINDS = frozenset({_Kind.ON, _Kind.OFF})
+_VERB_KINDS = _SWITCH_KINDS | {_Kind.LOCK, _Kind.CHANNEL, _Kind.PLAY}
+"""Verbs that open a second action after a target (关掉客厅灯打开卧室灯, 打开电视换台)."""
+_LOCK_PARTICLES = frozenset({"上", "好"})
+"""门锁上/锁好: the particle after a lock word makes it the verb 锁定."""
 _PHRASE_KINDS = frozenset({_Kind.NAME, _Kind.TYPE, _Kind.OTHER})
 _HEAD_KINDS = frozenset({_Kind.NAME, _Kind.TYPE})
 _EXCLUDED_NAME_KINDS = _PHRASE_KINDS | {_Kind.CONJ}
@@ -280,9 +332,17 @@ class OfflineParser:
         commands: list[Command] = []
         previous: list[_Target] = []
         previous_action: str | None = None
-        for clause_tokens in _split_clauses(tokens):
+        carried: list[str] = []
+        clauses = _split_clauses(tokens)
+        for number, clause_tokens in enumerate(clauses, 1):
             clause = _read_clause(clause_tokens, self)
             targets = clause.targets
+            if number < len(clauses) and _only_exclusion(clause):
+                carried = list(targets[0].exclude)
+                continue
+            if carried:
+                _carry_exclusion(targets, carried)
+                carried = []
             if not targets and not any(token.kind in _ACTION_WORD_KINDS for token in clause.tokens):
                 continue
             if not targets:
@@ -298,6 +358,25 @@ class OfflineParser:
         if all(command.a == UNKNOWN_ACTION and command.n == ANY_NAME for command in commands):
             return [UNKNOWN_COMMAND]
         return commands
+
+
+def _only_exclusion(clause: _Clause) -> bool:
+    """Return True for a clause that only excludes rooms (除了厨房和卫生间，其他灯都打开)."""
+    return (
+        len(clause.targets) == 1
+        and clause.targets[0].name == ANY_NAME
+        and bool(clause.targets[0].exclude)
+        and not clause.targets[0].include
+        and not any(token.kind in _ACTION_WORD_KINDS for token in clause.tokens)
+    )
+
+
+def _carry_exclusion(targets: Sequence[_Target], exclude: Sequence[str]) -> None:
+    """Give the targets of the clause after an exclusion-only clause its excluded rooms."""
+    for target in targets:
+        if not target.exclude:
+            target.exclude = list(exclude)
+            target.quantifier = Quantifier.EXCEPT
 
 
 def parse_offline(
@@ -413,20 +492,35 @@ def _reclassify(tokens: list[_Token]) -> list[_Token]:
     """Return ``tokens`` with context-dependent kinds fixed.
 
     静音 before a noun is part of a name (音响静音灯); a bare number is a value only
-    after 调到/亮度 (otherwise it is part of a name, 1号灯).
+    after 调到/亮度 (otherwise it is part of a name, 1号灯); 上/好 after a lock word
+    locks it (把门锁上).
     """
     fixed: list[_Token] = []
     for index, token in enumerate(tokens):
         following = tokens[index + 1] if index + 1 < len(tokens) else None
-        preceding = fixed[-1] if fixed else None
-        name_part = token.kind is _Kind.MUTE and following is not None and following.kind in _HEAD_KINDS
-        bare_number = (
-            token.kind is _Kind.NUM
-            and not token.unit
-            and (preceding is None or preceding.kind not in {_Kind.SET, _Kind.ATTR})
-        )
-        fixed.append(_Token(_Kind.OTHER, token.text, token.text) if name_part or bare_number else token)
+        fixed.append(_in_context(token, fixed[-1] if fixed else None, following))
     return fixed
+
+
+def _in_context(token: _Token, preceding: _Token | None, following: _Token | None) -> _Token:
+    """Return ``token`` as its neighbours make it (see ``_reclassify``)."""
+    name_part = token.kind is _Kind.MUTE and following is not None and following.kind in _HEAD_KINDS
+    bare_number = (
+        token.kind is _Kind.NUM
+        and not token.unit
+        and (preceding is None or preceding.kind not in {_Kind.SET, _Kind.ATTR})
+    )
+    if name_part or bare_number:
+        return _Token(_Kind.OTHER, token.text, token.text)
+    if (
+        token.kind is _Kind.OTHER
+        and token.text in _LOCK_PARTICLES
+        and preceding is not None
+        and preceding.text.endswith("锁")
+        and (following is None or following.kind not in _PHRASE_KINDS)
+    ):
+        return _Token(_Kind.LOCK, token.text, ACTION_LOCK)
+    return token
 
 
 def _split_clauses(tokens: Sequence[_Token]) -> list[list[_Token]]:
@@ -467,7 +561,7 @@ def _starts_new_action(tokens: Sequence[_Token], index: int, current: Sequence[_
     if token.kind is _Kind.SET or (token.kind is _Kind.NUM and token.unit):
         preceding = current[-1] if current else None
         return has_switch and preceding is not None and preceding.kind not in {_Kind.ATTR, _Kind.SET}
-    if token.kind in _SWITCH_KINDS:
+    if token.kind in _VERB_KINDS:
         return any(t.kind in _ACTION_WORD_KINDS for t in current) and any(
             t.kind in _HEAD_KINDS for t in current
         )
@@ -492,20 +586,34 @@ def _read_clause(tokens: list[_Token], lexicon: OfflineParser) -> _Clause:
     if targets and any(token.kind is _Kind.PRON and token.value == _REFERENCE for token in tokens):
         targets = [replace(targets[0], name=LAST_MENTIONED)]
     if not targets:
-        pending = [token.value for token in tokens if token.kind is _Kind.ROOM]
-        orphan = _orphan_name(tokens)
-        if _Kind.PRON in kinds:
-            targets = [_Target(name=LAST_MENTIONED, include=pending)]
-        elif orphan and kinds & _ACTION_KINDS:
-            targets = [_Target(name=orphan, category=_category_of(orphan, lexicon), include=pending)]
-        elif has_scope:
-            targets = [_Target(include=pending)]
+        targets = _unnamed_targets(tokens, kinds, lexicon, has_scope=has_scope)
+    if _Kind.LOCK in kinds:
+        for target in targets:
+            if target.category == UNKNOWN_CATEGORY:
+                target.category = _category_of(LOCK_NAME, lexicon)
     targets = _merge_same_names(targets)
     for target in targets:
         target.exclude = list(exclude)
         target.quantifier = quantifier
         target.count = count
     return _Clause(tokens=tokens, targets=targets, has_scope=has_scope)
+
+
+def _unnamed_targets(
+    tokens: Sequence[_Token], kinds: Collection[_Kind], lexicon: OfflineParser, *, has_scope: bool
+) -> list[_Target]:
+    """Return the target of a clause without a noun phrase: 它, an unknown name, 锁门, or a room."""
+    pending = [token.value for token in tokens if token.kind is _Kind.ROOM]
+    orphan = _orphan_name(tokens)
+    if _Kind.PRON in kinds:
+        return [_Target(name=LAST_MENTIONED, include=pending)]
+    if orphan and set(kinds) & _ACTION_KINDS:
+        return [_Target(name=orphan, category=_category_of(orphan, lexicon), include=pending)]
+    if _Kind.LOCK in kinds:
+        return [_Target(name=LOCK_NAME, category=_category_of(LOCK_NAME, lexicon), include=pending)]
+    if has_scope:
+        return [_Target(include=pending)]
+    return []
 
 
 def _spoken_quantifier(kinds: Collection[_Kind], *, excepting: bool, counted: bool) -> Quantifier | None:
@@ -661,6 +769,19 @@ def _settle_quantifier(target: _Target, lexicon: OfflineParser) -> None:
 def _clause_action(tokens: Sequence[_Token], category: str) -> str | None:
     """Return the wire action of a clause, or None when it has no action words."""
     first = {token.kind: token for token in reversed(tokens)}
+    if _asks(tokens):
+        return _query(tokens, first)
+    action = _word_action(first) or _value_action(tokens, first, category)
+    if action is not None:
+        return action
+    for kind in (_Kind.LOCK, _Kind.CHANNEL):
+        if kind in first:
+            return first[kind].value
+    return _switch_action(first) or (ACTION_PLAY if _Kind.PLAY in first else None)
+
+
+def _word_action(first: dict[_Kind, _Token]) -> str | None:
+    """Return 静音/取消静音, a task (开始烘干) or a mode setting, or None."""
     if _Kind.MUTE in first:
         return ACTION_UNMUTE if _Kind.CANCEL in first else ACTION_MUTE
     if _Kind.TASK in first:
@@ -668,18 +789,40 @@ def _clause_action(tokens: Sequence[_Token], category: str) -> str | None:
         return prefix + first[_Kind.TASK].value
     if _Kind.MODE in first:
         return first[_Kind.MODE].value
-    return _value_action(first, category) or _switch_action(first)
+    return None
 
 
-def _value_action(first: dict[_Kind, _Token], category: str) -> str | None:
+def _asks(tokens: Sequence[_Token]) -> bool:
+    """Return True when the clause ends in a question particle (门锁了吗, 阳台门关了没).
+
+    A polite request (可以打开灯吗) still asks for the action.
+    """
+    said = [token for token in tokens if token.kind is not _Kind.FILLER]
+    if not said or said[-1].kind is not _Kind.ASK:
+        return False
+    return not any(token.text in _POLITE_WORDS for token in tokens)
+
+
+def _query(tokens: Sequence[_Token], first: dict[_Kind, _Token]) -> str:
+    """Return 查询<属性>: the attribute a question word or an attribute word names, else 状态.
+
+    看看空调是多少度: 多少度 names the temperature even after the bare 看看.
+    """
+    asked = next((token.value for token in tokens if token.kind is _Kind.QUERY and token.value), "")
+    attribute = first[_Kind.ATTR].value if _Kind.ATTR in first else ""
+    return ACTION_QUERY + (asked or attribute or DEFAULT_QUERY_ATTRIBUTE)
+
+
+def _value_action(tokens: Sequence[_Token], first: dict[_Kind, _Token], category: str) -> str | None:
     """Return a setting, a relative adjustment or a query action, or None."""
     attribute = first[_Kind.ATTR].value if _Kind.ATTR in first else ""
     if _Kind.NUM in first:
         return _setting(first[_Kind.NUM], attribute, category)
     if _Kind.ADJUST in first:
-        return first[_Kind.ADJUST].value + attribute
+        adjust = first[_Kind.ADJUST].value
+        return adjust if adjust.endswith(attribute) else adjust + attribute
     if _Kind.QUERY in first:
-        return ACTION_QUERY + (first[_Kind.QUERY].value or attribute or DEFAULT_QUERY_ATTRIBUTE)
+        return _query(tokens, first)
     return None
 
 
