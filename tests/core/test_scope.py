@@ -65,12 +65,14 @@ def test_name_with_room_word_is_kept_when_its_room_is_missing_or_conflicts(room)
     assert outcome.meta["room_name_used"] == 1
 
 
-def test_conflicting_device_is_scoped_by_its_name():
-    # device 1's name says 客厅 but its room says 卧室: the room is not trusted, the name decides.
+def test_conflicting_device_answers_to_its_room_and_to_its_name():
+    # device 1's name says 客厅 but its room says 卧室: it is in scope for either room,
+    # and excluded by either.
     table = RoomTable.build(["客厅", "卧室", "卧室"], ["客厅灯", "客厅老伙计", "床头灯"])
-    assert kept(table, include=["卧室"]) == [2]
+    assert kept(table, include=["卧室"]) == [1, 2]
     assert kept(table, include=["客厅"]) == [0, 1]
     assert kept(table, exclude=["客厅"]) == [2]
+    assert kept(table, exclude=["卧室"]) == [0]
 
 
 def test_two_rooms_in_a_name_leave_the_device_room_trusted():

@@ -103,7 +103,6 @@ class RoomTable:
             return ScopeOutcome(np.ones(size, dtype=bool))
         unknown = sorted((include_words | exclude_words) - self.room_index.keys())
         name_rooms, enabled = self._name_rooms(unknown)
-        trusted = ~self.conflict
         meta: dict[str, Any] = {
             "room_name_used": int(np.count_nonzero(enabled & (name_rooms >= 0))),
             "room_name_ambiguous": int(np.count_nonzero(enabled & (name_rooms == AMBIGUOUS_ROOM))),
@@ -112,10 +111,10 @@ class RoomTable:
         ids = dict(self.room_index)
         for term in unknown:
             ids.setdefault(term, len(ids))
-        excluded = self._in_rooms(exclude_words, ids, trusted, enabled, name_rooms)
+        excluded = self._in_rooms(exclude_words, ids, enabled, name_rooms)
         kept = ~excluded
         if include_words:
-            included = kept & self._in_rooms(include_words, ids, trusted, enabled, name_rooms)
+            included = kept & self._in_rooms(include_words, ids, enabled, name_rooms)
             if included.any():
                 kept = included
             else:
@@ -123,16 +122,16 @@ class RoomTable:
         return ScopeOutcome(kept, meta)
 
     def _in_rooms(
-        self,
-        words: set[str],
-        ids: dict[str, int],
-        trusted: np.ndarray,
-        enabled: np.ndarray,
-        name_rooms: np.ndarray,
+        self, words: set[str], ids: dict[str, int], enabled: np.ndarray, name_rooms: np.ndarray
     ) -> np.ndarray:
-        """Return the devices that are in one of the rooms, by trusted room or by name."""
+        """Return the devices in one of the rooms, by their own room or, where enabled, by name.
+
+        A device whose name contradicts its room is in both: 主卧's 客厅老伙计 answers to
+        主卧 (where it is registered) and to 客厅 (what its name says), and is excluded by
+        either, so an exclusion never acts on a device the user may have meant.
+        """
         targets = np.array([ids[word] for word in words], dtype=np.int32)
-        return (trusted & np.isin(self.room_ids, targets)) | (enabled & np.isin(name_rooms, targets))
+        return np.isin(self.room_ids, targets) | (enabled & np.isin(name_rooms, targets))
 
     def _name_rooms(self, unknown: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
         """Return the room read from each name and which devices may use it."""
