@@ -9,7 +9,7 @@ import pytest
 
 from custom_components.context_retrieval.core import bulk
 from custom_components.context_retrieval.core.embedding import LocalNgramEmbedder
-from custom_components.context_retrieval.core.models import Device
+from custom_components.context_retrieval.core.models import CommandSpec, Device
 from custom_components.context_retrieval.core.pipeline import build_vector_searcher, retrieve
 from custom_components.context_retrieval.core.state import ConversationState
 
@@ -436,3 +436,27 @@ def test_unknown_name_is_flagged_for_clarification(home):
     (result,) = run(home, "打开小黑", cmd("打开", n="小黑"))
     assert result.hint == "name_not_found"
     assert result.meta["keyword_miss"] is True
+
+
+def test_question_uses_the_utterance_to_pick_the_attribute():
+    door = Device(
+        id="door-1",
+        name="阳台门磁",
+        room="阳台",
+        category="Sensor",
+        commands=[
+            CommandSpec("main-contactSensor-contact", "接触传感器", readable=True),
+            CommandSpec("main-battery-battery", "电池", readable=True),
+        ],
+    )
+    (result,) = run([door], "阳台门关了没", cmd("查询状态", s="阳台", n="门磁", t="Sensor"))
+    assert result.candidates[0].capability_id == "main-contactSensor-contact"
+    (battery,) = run([door], "门磁还有多少电", cmd("查询电量", n="门磁", t="Sensor"))
+    assert battery.candidates[0].capability_id == "main-battery-battery"
+
+
+def test_question_keeps_devices_that_can_answer_it(home):
+    # 查询 a device with readable attributes never drops it for a low similarity.
+    (result,) = run(home, "老伙计怎么样", cmd("查询状态", n="老伙计"))
+    assert ids(result) == ["lamp-1"]
+    assert result.candidates[0].capability_id == "main-switch"

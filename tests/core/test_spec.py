@@ -254,11 +254,18 @@ def test_blind_open_close_use_blind_words() -> None:
     assert "off" not in close_words
 
 
-def test_readable_attribute_gets_query_words() -> None:
-    command = _command("温度", "main-temperatureMeasurement-temperature", readable=True)
-    words = build_command_document(command).split()
-    assert {"查询", "状态", "当前", "多少"} <= set(words)
-    assert "查询" not in build_command_document(_command("温度")).split()
+def test_readable_attribute_is_marked_not_worded() -> None:
+    # Readable attributes are told apart by the flag; their documents carry no generic
+    # question words, which would make every short attribute match 查询状态 best.
+    readable = _command("温度", "main-temperatureMeasurement-temperature", readable=True)
+    assert build_command_document(readable) == build_command_document(_command("温度"))
+    assert "查询" not in build_command_document(readable).split()
+
+
+def test_power_attribute_carries_state_words_but_power_commands_keep_their_verbs() -> None:
+    assert {"开着", "状态"} <= set(build_command_document(_command("电源", readable=True)).split())
+    assert "开着" not in build_command_document(_command("电源启用")).split()
+    assert "开着" not in build_command_document(_command("电源关闭")).split()
 
 
 @pytest.mark.parametrize(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -24,6 +25,8 @@ ROOM_BONUS = 0.2
 TYPE_BONUS = 0.2
 CAPABILITY_MIN_SIMILARITY = 0.12
 """Below this cosine a command is not what the action asks for."""
+SWITCH_VALUES = frozenset({"开", "开启", "打开", "启用", "关", "关闭", "关掉", "停用"})
+"""Values that only say on/off (设置摆风=开启): embedding them would pull towards the power switch."""
 QUERY_WORDS = ("查询", "多少", "状态", "是否", "几度", "查看", "看看", "有没有", "是不是", "读取", "当前")
 """Words that make an action a question about state, answered by readable attributes."""
 
@@ -48,11 +51,18 @@ def vector_query_for(ir: QueryIR) -> VectorQuery:
         _LOGGER.debug("No action parsed; embedding the raw query %r instead", ir.raw)
         return VectorQuery(ir.raw, "empty_action", _is_question(ir.raw))
     key, _, value = action.partition("=")
-    text = f"{key} {value}".strip() if has_han(value) else key.strip()
+    value = value.strip()
+    text = f"{key} {value}".strip() if has_han(value) and value not in SWITCH_VALUES else key.strip()
     if has_latin(text) or not has_han(text):
         _LOGGER.debug("Action %r is not a Chinese phrase; embedding the raw query %r instead", action, ir.raw)
         return VectorQuery(ir.raw, "non_chinese_action", _is_question(ir.raw))
-    return VectorQuery(text, None, _is_question(text))
+    if _is_question(text):
+        # 查询状态 names no attribute; the utterance (门关了没, 几度) says which one.
+        return VectorQuery(f"{_QUESTION_WORDS.sub('', text)} {ir.raw}".strip(), None, is_question=True)
+    return VectorQuery(text, None, is_question=False)
+
+
+_QUESTION_WORDS = re.compile("|".join(QUERY_WORDS))
 
 
 def _is_question(text: str) -> bool:
@@ -77,33 +87,29 @@ def choose_capability(
 ) -> CapabilityChoice:
     """Return the device's command most similar to the action.
 
-    Questions prefer readable attributes, commands never answer with one. The
-    similarity is that of the best entry (0 for a device without command specs).
+    A question is answered by the most similar readable attribute when the device has
+    one, else by its most similar command; a command is never answered by an attribute.
+    A device without command specs gets its name/room document's similarity.
     """
-    entries = vectors.device_entries[position]
-    best: CapabilityChoice | None = None
-    fallback: CapabilityChoice | None = None
-    for entry in entries:
+    best: dict[bool, CapabilityChoice] = {}
+    for entry in vectors.device_entries[position]:
         command = vectors.entry_command[entry]
         score = float(doc_scores[vectors.entry_doc[entry]])
         if command is None:  # name/room fallback document: similarity only, no command
             return CapabilityChoice(None, score)
-        if command.readable == question:
-            if best is None or score > best.similarity:
-                best = CapabilityChoice(command, score)
-        elif question and (fallback is None or score > fallback.similarity):
-            fallback = CapabilityChoice(command, score)
-    if best is not None and (best.similarity >= CAPABILITY_MIN_SIMILARITY or fallback is None):
-        return best
-    return fallback or CapabilityChoice(None, 0.0)
+        if command.readable and not question:
+            continue
+        if command.readable not in best or score > best[command.readable].similarity:
+            best[command.readable] = CapabilityChoice(command, score)
+    return best.get(True) or best.get(False) or CapabilityChoice(None, 0.0)
 
 
 def is_capable(choice: CapabilityChoice, *, enforce: bool) -> bool:
-    """Return True when the chosen command carries out the action (always, unless enforced).
+    """Return True when the chosen command carries out the action or answers the question.
 
     The check is enforced only when the query is the parsed Chinese action; a raw
     utterance is too noisy to reject commands by.
     """
-    if not enforce:
-        return True
+    if not enforce or (choice.command is not None and choice.command.readable):
+        return True  # any readable attribute answers a question about its device
     return choice.command is not None and choice.similarity >= CAPABILITY_MIN_SIMILARITY

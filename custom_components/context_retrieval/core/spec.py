@@ -21,8 +21,6 @@ COLOR_WORDS: tuple[str, ...] = ("颜色", "红色", "蓝色", "绿色", "黄色"
 SETPOINT_WORDS: tuple[str, ...] = ("温度", "设置温度", "调温", "度")
 """What users say for a temperature set point (调到26度)."""
 
-READABLE_QUERY_WORDS: tuple[str, ...] = ("查询", "状态", "当前", "多少")
-"""Words added to every readable attribute so 客厅温度多少 retrieves it."""
 
 VERB_SYNONYMS: dict[str, tuple[str, ...]] = {
     "启用": ("打开", "开", "开启", "启动", "on"),
@@ -48,6 +46,10 @@ PHRASE_SYNONYMS: dict[str, tuple[str, ...]] = {
     "播放状态": (),  # an attribute, not the 播放 command
     "暂停播放": ("暂停", "停一下"),
     "停止播放": ("停止", "别放了"),
+    # The power attribute is what 开着吗 / 状态 asks about; the commands keep their verbs.
+    "电源": ("开关状态", "开着", "关着", "状态"),
+    "电源启用": VERB_SYNONYMS["启用"],
+    "电源关闭": VERB_SYNONYMS["关闭"],
     # Lights.
     "调光器": ("亮度", "调亮", "调暗", "设置亮度"),
     "色温": ("冷白", "暖白", "暖光", "白光", "冷光", "暖黄"),
@@ -261,14 +263,14 @@ def expand_synonyms(description: str, capability: str = "") -> list[str]:
 def build_command_document(command: CommandSpec) -> str:
     """Return the embedding document of one command (seed 002, 文档富化).
 
-    The document is ``{description} {synonym expansions} {value descriptions}``
-    with readable attributes also carrying query words. It never contains the
-    capability id or the device category, so the vector text stays Chinese.
+    The document is ``{description} {synonym expansions} {value descriptions}``. It
+    never contains the capability id or the device category, so the vector text stays
+    Chinese. Readable attributes are told apart by ``CommandSpec.readable``, not by
+    words: questions choose among them (``fusion.choose_capability``).
     """
     words = [
         command.description,
         *expand_synonyms(command.description, _capability_of(command.id)),
-        *(READABLE_QUERY_WORDS if command.readable else ()),
         *(str(item["description"]) for item in command.value_list or ()),
     ]
     return " ".join(dict.fromkeys(word for word in words if word))
