@@ -460,3 +460,22 @@ def test_question_keeps_devices_that_can_answer_it(home):
     (result,) = run(home, "老伙计怎么样", cmd("查询状态", n="老伙计"))
     assert ids(result) == ["lamp-1"]
     assert result.candidates[0].capability_id == "main-switch"
+
+
+@pytest.mark.parametrize(("name", "type_hint"), [("卧室床头灯", "Light"), ("卧室床头灯", "Unknown")])
+def test_room_said_inside_the_name_scopes_the_command(home, name, type_hint):
+    (result,) = run(home, "打开卧室床头灯", cmd("打开", n=name, t=type_hint))
+    assert ids(result)[0] == "lamp-5"
+    assert result.meta["room_from_name_hint"] == "卧室"
+    assert "room_hit" in result.candidates[0].reasons
+
+
+def test_room_inside_a_bulk_name_scopes_the_group(home):
+    (result,) = run(home, "打开客厅灯", cmd("打开", n="客厅灯", t="Light", q="all"))
+    assert set(members(result)) == {"lamp-1", "lamp-3"}
+
+
+def test_a_name_that_contains_a_room_still_matches_exactly(home):
+    (result,) = run(home, "打开客厅风扇", cmd("打开", n="客厅风扇"))
+    assert ids(result) == ["fan-1"]
+    assert "name_hit" in result.candidates[0].reasons

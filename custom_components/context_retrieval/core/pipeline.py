@@ -181,6 +181,7 @@ class _Search:
     doc_scores: np.ndarray = field(init=False)
     enforce: bool = field(init=False)
     _choices: dict[int, CapabilityChoice] = field(default_factory=dict)
+    room_from_hint: str | None = None
 
     def run(self, command: Command) -> RetrievalResult:
         """Return the result of this command."""
@@ -195,11 +196,12 @@ class _Search:
         referenced = self._referenced_positions()
         if referenced:
             return self._targets_result(command, referenced, ["last_mentioned"])
-        scope = self.index.rooms.apply(self.ir.scope_include, self.ir.scope_exclude)
+        include = self.ir.scope_include or self._room_from_name_hint()
+        scope = self.index.rooms.apply(include, self.ir.scope_exclude)
         self.meta.update(scope.meta)
         mask, category = self._gate(scope.mask)
         pool = np.flatnonzero(mask)
-        room_hit = bool(self.ir.scope_include) and "scope_include_fallback" not in scope.meta
+        room_hit = bool(include) and "scope_include_fallback" not in scope.meta
         if self.ir.quantifier in (Quantifier.ALL, Quantifier.EXCEPT):
             return self._bulk(command, pool, category, room_hit=room_hit)
         return self._ranked(command, pool, category, room_hit=room_hit)
@@ -281,38 +283,58 @@ class _Search:
             self.meta["reference_unresolved"] = True
         return positions
 
-    def _name_hint(self, category: str | None) -> str:
-        """Return the compacted name hint, empty when it only repeats the gated type."""
-        hint = compact(self.ir.name_hint or "")
-        if category and is_type_word(hint) and TYPE_WORDS.get(hint) == category:
-            return ""
-        return hint
+    def _room_from_name_hint(self) -> frozenset[str]:
+        """Return the room said inside the name (客厅主灯 with no scope) as an include.
 
-    def _name_scores(self, pool: np.ndarray, hint: str) -> dict[int, tuple[float, bool]]:
-        """Return keyword name scores of pool devices that share characters with the hint."""
-        if not hint:
+        The prompt asks the LLM to move room words out of ``n``; when it doesn't, the
+        room still scopes the command (hard, with the usual fallback) and the name is
+        matched with and without it.
+        """
+        hint = compact(self.ir.name_hint or "")
+        room = self.index.rooms.room_in(hint) if hint else None
+        if room is None or room == hint:
+            return frozenset()
+        self.room_from_hint = room
+        self.meta["room_from_name_hint"] = room
+        return frozenset({room})
+
+    def _name_hints(self, category: str | None = None) -> tuple[str, ...]:
+        """Return the compacted name hint (and it without a room word said in it).
+
+        Empty when the hint only repeats the gated type (灯 for Light).
+        """
+        hint = compact(self.ir.name_hint or "")
+        hints = (hint, hint.replace(self.room_from_hint, "", 1)) if self.room_from_hint else (hint,)
+        if category and any(TYPE_WORDS.get(h) == category and is_type_word(h) for h in hints):
+            return ()
+        return tuple(h for h in hints if h)
+
+    def _name_scores(self, pool: np.ndarray, hints: tuple[str, ...]) -> dict[int, tuple[float, bool]]:
+        """Return the best keyword name score of pool devices sharing characters with a hint."""
+        if not hints:
             return {}
         in_pool = np.zeros(len(self.index.devices), dtype=bool)
         in_pool[pool] = True
-        scores = {}
-        for position in self.index.keywords.candidates(hint):
-            if in_pool[position]:
-                score, via_alias = self.index.keywords.score(position, hint)
-                if score >= MIN_NAME_SCORE:
-                    scores[position] = (score, via_alias)
+        scores: dict[int, tuple[float, bool]] = {}
+        for hint in hints:
+            for position in self.index.keywords.candidates(hint):
+                if in_pool[position]:
+                    score, via_alias = self.index.keywords.score(position, hint)
+                    if score >= MIN_NAME_SCORE and score > scores.get(position, (0.0, False))[0]:
+                        scores[position] = (score, via_alias)
         return scores
 
     def _ranked(
         self, command: Command, pool: np.ndarray, category: str | None, *, room_hit: bool
     ) -> RetrievalResult:
         """Rank single-target commands (one / any) and cut to top-k."""
-        hint = self._name_hint(category)
-        names = self._name_scores(pool, hint)
+        hints = self._name_hints(category)
+        names = self._name_scores(pool, hints)
         base = (TYPE_BONUS if category else 0.0) + (ROOM_BONUS if room_hit else 0.0)
-        if category is None and hint and names:
+        if category is None and hints and names:
             pool = np.array(sorted(names), dtype=np.int64)
         result = self._rank_pool(command, pool, names, base, category, room_hit=room_hit)
-        if category is None and hint and not names and result.candidates:
+        if category is None and hints and not names and result.candidates:
             # Nothing is called that: the candidates come from the action alone.
             self.meta["keyword_miss"] = True
             result.hint = NAME_NOT_FOUND
@@ -390,9 +412,9 @@ class _Search:
         self, command: Command, pool: np.ndarray, category: str | None, *, room_hit: bool
     ) -> RetrievalResult:
         """Return groups covering every target of an all/except command."""
-        hint = compact(self.ir.name_hint or "")
-        if hint and not is_type_word(hint):
-            named = [p for p, (score, _) in self._name_scores(pool, hint).items() if score >= BULK_NAME_MIN]
+        hints = self._name_hints()
+        if hints and not is_type_word(hints[-1]):
+            named = [p for p, (score, _) in self._name_scores(pool, hints).items() if score >= BULK_NAME_MIN]
             if named:
                 pool = np.array(sorted(named), dtype=np.int64)
             else:

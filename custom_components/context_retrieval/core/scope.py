@@ -67,6 +67,9 @@ class RoomTable:
     """Devices whose room is empty or contradicts the room word in their name."""
     names: list[str]
     """Compacted names, for rooms the home does not know."""
+    vocabulary: frozenset[str]
+    """Room words worth looking for inside other text."""
+    longest: int
 
     @classmethod
     def build(cls, rooms: Sequence[str], names: Sequence[str]) -> RoomTable:
@@ -88,11 +91,14 @@ class RoomTable:
             dtype=np.int32,
         )
         conflict = (room_ids == NO_ROOM) | ((name_room_ids >= 0) & (name_room_ids != room_ids))
-        return cls(room_index, room_ids, name_room_ids, conflict, compact_names)
+        return cls(
+            room_index, room_ids, name_room_ids, conflict, compact_names, frozenset(vocabulary), longest
+        )
 
-    def known_rooms(self) -> list[str]:
-        """Return the compacted room names of the home."""
-        return list(self.room_index)
+    def room_in(self, text: str) -> str | None:
+        """Return the one known room word inside ``text`` (compacted), None if none or two."""
+        found = extract_room_from_name(compact(text), self.vocabulary, self.longest)
+        return found if isinstance(found, str) else None
 
     def apply(self, include: Collection[str], exclude: Collection[str]) -> ScopeOutcome:
         """Return the devices in scope: exclude hard, include hard unless it empties the set."""
