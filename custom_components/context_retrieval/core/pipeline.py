@@ -4,44 +4,23 @@ from __future__ import annotations
 
 import itertools
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from time import perf_counter
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
-from .bulk import TOO_MANY_TARGETS, bound_groups, group_name, group_targets
-from .fusion import (
-    GATED_WEIGHTS,
-    ROOM_BONUS,
-    TYPE_BONUS,
-    UNGATED_WEIGHTS,
-    CapabilityChoice,
-    VectorQuery,
-    choose_capability,
-    is_capable,
-    vector_query_for,
-)
-from .gating import TYPE_WORDS, category_for_type_hint, is_type_word
 from .home_index import HomeIndex, build_home_index
-from .keyword import EXACT_NAME_SCORE, MIN_NAME_SCORE
 from .models import (
-    UNKNOWN_ACTION,
     UNKNOWN_COMMAND,
-    Candidate,
     Command,
     Device,
-    Group,
     LLMClient,
-    Quantifier,
-    QueryIR,
     RetrievalResult,
 )
 from .parsing import command_to_ir, parse_commands
-from .text import compact
+from .search import MAX_TOP_K, CommandSearch
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator, Sequence
+    from collections.abc import Sequence
 
     from .embedding import Embedder
     from .spec import SpecIndex
@@ -50,16 +29,6 @@ if TYPE_CHECKING:
 _LOGGER = logging.getLogger(__name__)
 
 DEFAULT_TOP_K = 5
-MAX_TOP_K = 50
-CLOSE_MATCH_MARGIN = 0.1
-"""Top-1 and top-2 closer than this get ``hint: multiple_close_matches`` (seed 002 §3.3)."""
-MULTIPLE_CLOSE_MATCHES = "multiple_close_matches"
-NO_CANDIDATES = "no_candidates"
-NAME_NOT_FOUND = "name_not_found"
-"""No device is called what the user said; the candidates only match the action."""
-BULK_NAME_MIN = 0.6
-"""A bulk command with a specific name (所有台灯) keeps targets whose name contains it."""
-LAST_MENTIONED_REFERENCE = "last-mentioned"
 
 
 def build_vector_searcher(
@@ -122,7 +91,7 @@ def retrieve(  # noqa: PLR0913 - the public signature is fixed by the contract
     for command in commands:
         command_started = perf_counter()
         ir = command_to_ir(command, text)
-        search = _Search(index=index, ir=ir, top_k=top_k, state=state, group_ids=group_ids)
+        search = CommandSearch(index=index, ir=ir, top_k=top_k, state=state, group_ids=group_ids)
         result = search.run(command)
         result.meta.update(parse_meta)
         result.meta["timings_ms"] = {
@@ -165,352 +134,3 @@ def _remember(state: ConversationState, result: RetrievalResult) -> None:
         state.remember([top.entity_id])
         return
     state.remember([device_id for group in result.groups.values() for device_id in group.device_ids])
-
-
-@dataclass(slots=True)
-class _Search:
-    """Retrieval of one command against one home."""
-
-    index: HomeIndex
-    ir: QueryIR
-    top_k: int
-    state: ConversationState
-    group_ids: Iterator[str]
-    meta: dict[str, Any] = field(default_factory=dict)
-    query: VectorQuery = field(init=False)
-    doc_scores: np.ndarray = field(init=False)
-    enforce: bool = field(init=False)
-    _choices: dict[int, CapabilityChoice] = field(default_factory=dict)
-    room_from_hint: str | None = None
-
-    def run(self, command: Command) -> RetrievalResult:
-        """Return the result of this command."""
-        if command == UNKNOWN_COMMAND:
-            self.meta["fallback"] = "raw_text"
-            readings = [c for c in self.index.offline_parser.parse(self.ir.raw) if c.a != UNKNOWN_ACTION]
-            if readings:
-                return self._raw_text_readings(command, readings)
-            self._prepare_vectors(VectorQuery(self.ir.raw, "unknown_command"))
-            return self._raw_text(command)
-        self._prepare_vectors(vector_query_for(self.ir))
-        referenced = self._referenced_positions()
-        if referenced:
-            return self._targets_result(command, referenced, ["last_mentioned"])
-        include = self.ir.scope_include or self._room_from_name_hint()
-        scope = self.index.rooms.apply(include, self.ir.scope_exclude)
-        self.meta.update(scope.meta)
-        mask, category = self._gate(scope.mask)
-        pool = np.flatnonzero(mask)
-        room_hit = bool(include) and "scope_include_fallback" not in scope.meta
-        if self.ir.quantifier in (Quantifier.ALL, Quantifier.EXCEPT):
-            return self._bulk(command, pool, category, room_hit=room_hit)
-        return self._ranked(command, pool, category, room_hit=room_hit)
-
-    def _prepare_vectors(self, query: VectorQuery) -> None:
-        """Embed the query once for every device of this command."""
-        self.query = query
-        self.enforce = query.fallback_reason is None
-        self.meta["vector_query"] = query.text
-        if query.fallback_reason:
-            self.meta["vector_query_fallback"] = query.fallback_reason
-        self.doc_scores = self.index.vectors.document_scores(query.text)
-
-    def _choice(self, position: int) -> CapabilityChoice:
-        """Return the capability choice of a device (computed once per document signature)."""
-        vectors = self.index.vectors
-        signature = int(vectors.device_signature[position])
-        if signature not in self._choices:
-            self._choices[signature] = choose_capability(
-                vectors, vectors.signature_device[signature], self.doc_scores, question=self.query.is_question
-            )
-        return self._choices[signature]
-
-    def _capable(self, positions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Return the capable subset of positions and their command similarities.
-
-        Work is per document signature, not per device; devices indexed by a name/room
-        fallback document (no command spec) cannot be checked and are kept, scored by
-        that document.
-        """
-        vectors = self.index.vectors
-        signatures, inverse = np.unique(vectors.device_signature[positions], return_inverse=True)
-        fallback_docs = vectors.signature_fallback_doc[signatures]
-        without_specs = fallback_docs >= 0
-        capable = without_specs.copy()
-        similarity = np.zeros(len(signatures), dtype=np.float32)
-        if self.doc_scores.size:
-            similarity[without_specs] = self.doc_scores[fallback_docs[without_specs]]
-        for k in np.flatnonzero(~without_specs):
-            choice = self._choice(vectors.signature_device[int(signatures[k])])
-            capable[k] = is_capable(choice, enforce=self.enforce)
-            similarity[k] = choice.similarity
-        keep = capable[inverse]
-        if len(positions) and not keep.any():
-            self.meta["no_capable_device"] = True
-        return positions[keep], similarity[inverse][keep]
-
-    def _gate(self, mask: np.ndarray) -> tuple[np.ndarray, str | None]:
-        """Apply category gating; skip it for Unknown/None/invalid hints or an empty gate."""
-        category = category_for_type_hint(self.ir.type_hint)
-        self.meta["gating"] = category
-        if category is None:
-            return mask, None
-        gated = mask & self.index.category_masks.get(category, np.zeros(len(mask), dtype=bool))
-        if not gated.any():
-            self.meta["gating_fallback"] = category
-            self.meta["gating"] = None
-            return mask, None
-        return gated, category
-
-    def _referenced_positions(self) -> list[int]:
-        """Return the last-mentioned devices when the command points back to them."""
-        explicit = LAST_MENTIONED_REFERENCE in self.ir.references
-        implicit = (
-            self.ir.name_hint is None
-            and category_for_type_hint(self.ir.type_hint) is None
-            and not self.ir.scope_include
-            and not self.ir.scope_exclude
-            and self.ir.quantifier == Quantifier.ONE
-        )
-        if not explicit and not implicit:
-            return []
-        positions = [
-            self.index.positions[i] for i in self.state.last_mentioned() if i in self.index.positions
-        ]
-        if positions:
-            self.meta["reference"] = "explicit" if explicit else "implicit"
-        elif explicit:
-            self.meta["reference_unresolved"] = True
-        return positions
-
-    def _room_from_name_hint(self) -> frozenset[str]:
-        """Return the room said inside the name (客厅主灯 with no scope) as an include.
-
-        The prompt asks the LLM to move room words out of ``n``; when it doesn't, the
-        room still scopes the command (hard, with the usual fallback) and the name is
-        matched with and without it.
-        """
-        hint = compact(self.ir.name_hint or "")
-        room = self.index.rooms.room_in(hint) if hint else None
-        if room is None or room == hint:
-            return frozenset()
-        self.room_from_hint = room
-        self.meta["room_from_name_hint"] = room
-        return frozenset({room})
-
-    def _name_hints(self, category: str | None = None) -> tuple[str, ...]:
-        """Return the compacted name hint (and it without a room word said in it).
-
-        Empty when the hint only repeats the gated type (灯 for Light).
-        """
-        hint = compact(self.ir.name_hint or "")
-        hints = (hint, hint.replace(self.room_from_hint, "", 1)) if self.room_from_hint else (hint,)
-        if category and any(TYPE_WORDS.get(h) == category and is_type_word(h) for h in hints):
-            return ()
-        return tuple(h for h in hints if h)
-
-    def _name_scores(self, pool: np.ndarray, hints: tuple[str, ...]) -> dict[int, tuple[float, bool]]:
-        """Return the best keyword name score of pool devices sharing characters with a hint."""
-        if not hints:
-            return {}
-        in_pool = np.zeros(len(self.index.devices), dtype=bool)
-        in_pool[pool] = True
-        scores: dict[int, tuple[float, bool]] = {}
-        for hint in hints:
-            for position in self.index.keywords.candidates(hint):
-                if in_pool[position]:
-                    score, via_alias = self.index.keywords.score(position, hint)
-                    if score >= MIN_NAME_SCORE and score > scores.get(position, (0.0, False))[0]:
-                        scores[position] = (score, via_alias)
-        return scores
-
-    def _ranked(
-        self, command: Command, pool: np.ndarray, category: str | None, *, room_hit: bool
-    ) -> RetrievalResult:
-        """Rank single-target commands (one / any) and cut to top-k."""
-        hints = self._name_hints(category)
-        names = self._name_scores(pool, hints)
-        base = (TYPE_BONUS if category else 0.0) + (ROOM_BONUS if room_hit else 0.0)
-        if category is None and hints and names:
-            pool = np.array(sorted(names), dtype=np.int64)
-        result = self._rank_pool(command, pool, names, base, category, room_hit=room_hit)
-        if category is None and hints and not names and result.candidates:
-            # Nothing is called that: the candidates come from the action alone.
-            self.meta["keyword_miss"] = True
-            result.hint = NAME_NOT_FOUND
-        return result
-
-    def _rank_pool(  # noqa: PLR0913
-        self,
-        command: Command,
-        pool: np.ndarray,
-        names: dict[int, tuple[float, bool]],
-        base: float,
-        category: str | None,
-        *,
-        room_hit: bool,
-    ) -> RetrievalResult:
-        """Score a pool by weighted keyword + vector evidence and keep the best."""
-        pool, similarity = self._capable(pool)
-        keyword_weight, vector_weight = GATED_WEIGHTS if category else UNGATED_WEIGHTS
-        self.meta["weights"] = {"keyword": keyword_weight, "vector": vector_weight}
-        keyword = np.array([base + names.get(int(p), (0.0, False))[0] for p in pool], dtype=np.float32)
-        total = keyword_weight * keyword + vector_weight * similarity
-        limit = self._limit()
-        order = np.lexsort((pool, -total))[:limit]
-        candidates = []
-        for i in order:
-            position = int(pool[i])
-            reasons = self._reasons(position, names, category, room_hit=room_hit)
-            choice = self._choice(position)
-            candidates.append(
-                Candidate(
-                    entity_id=self.index.device_ids[position],
-                    entity_kind="device",
-                    capability_id=choice.command.id if choice.command else None,
-                    keyword_score=round(float(keyword[i]), 4),
-                    vector_score=round(float(similarity[i]), 4),
-                    total_score=round(float(total[i]), 4),
-                    reasons=reasons,
-                )
-            )
-        hint = None
-        if not candidates:
-            hint = NO_CANDIDATES
-        elif (
-            len(candidates) > 1 and candidates[0].total_score - candidates[1].total_score < CLOSE_MATCH_MARGIN
-        ):
-            hint = MULTIPLE_CLOSE_MATCHES
-        return RetrievalResult(command=command, candidates=candidates, hint=hint, meta=self.meta)
-
-    def _limit(self) -> int:
-        """Return how many single-target candidates to keep."""
-        if self.ir.quantifier == Quantifier.ANY and self.ir.count:
-            return min(self.ir.count, MAX_TOP_K)
-        return self.top_k
-
-    def _reasons(
-        self, position: int, names: dict[int, tuple[float, bool]], category: str | None, *, room_hit: bool
-    ) -> list[str]:
-        """Return why a device was ranked."""
-        reasons = []
-        if position in names:
-            score, via_alias = names[position]
-            if score >= EXACT_NAME_SCORE:
-                reasons.append("alias_hit" if via_alias else "name_hit")
-            else:
-                reasons.append("name_partial")
-        if room_hit:
-            reasons.append("room_hit")
-        if category:
-            reasons.append("type_hit")
-        if self.doc_scores.size and self._choice(position).similarity > 0:
-            reasons.append("vector_hit")
-        return reasons
-
-    def _bulk(
-        self, command: Command, pool: np.ndarray, category: str | None, *, room_hit: bool
-    ) -> RetrievalResult:
-        """Return groups covering every target of an all/except command."""
-        hints = self._name_hints()
-        if hints and not is_type_word(hints[-1]):
-            named = [p for p, (score, _) in self._name_scores(pool, hints).items() if score >= BULK_NAME_MIN]
-            if named:
-                pool = np.array(sorted(named), dtype=np.int64)
-            else:
-                self.meta["bulk_name_unmatched"] = True
-        reasons = [
-            *(["room_hit"] if room_hit else []),
-            *(["type_hit"] if category else []),
-            f"quantifier_{self.ir.quantifier}",
-        ]
-        return self._targets_result(command, [int(p) for p in pool], reasons, category=category)
-
-    def _targets_result(
-        self, command: Command, positions: list[int], reasons: list[str], category: str | None = None
-    ) -> RetrievalResult:
-        """Return one device candidate, or groups by command set, for a known target set."""
-        capable, similarity = self._capable(np.array(positions, dtype=np.int64))
-        dropped = len(positions) - len(capable)
-        if dropped:
-            self.meta["unsupported_targets"] = dropped
-        keyword_weight, vector_weight = GATED_WEIGHTS if category else UNGATED_WEIGHTS
-        base = (TYPE_BONUS if category else 0.0) + (ROOM_BONUS if "room_hit" in reasons else 0.0)
-        if len(capable) == 1 and self.ir.quantifier == Quantifier.ONE:
-            choice = self._choice(int(capable[0]))
-            keyword = 1.0
-            return RetrievalResult(
-                command=command,
-                candidates=[
-                    Candidate(
-                        entity_id=self.index.device_ids[int(capable[0])],
-                        entity_kind="device",
-                        capability_id=choice.command.id if choice.command else None,
-                        keyword_score=keyword,
-                        vector_score=round(float(similarity[0]), 4),
-                        total_score=round(keyword_weight * keyword + vector_weight * float(similarity[0]), 4),
-                        reasons=reasons,
-                    )
-                ],
-                meta=self.meta,
-            )
-        groups, merged = group_targets([int(p) for p in capable], self.index.command_sets, self._choice)
-        if merged:
-            self.meta["groups_merged_by_capability"] = True
-        kept, cut = bound_groups(groups)
-        self.meta["targets"] = len(capable)
-        candidates, result_groups = [], {}
-        for group in kept:
-            group_id = next(self.group_ids)
-            device_ids = [self.index.device_ids[p] for p in group.positions]
-            capability = group.choice.command.id if group.choice.command else None
-            result_groups[group_id] = Group(
-                group_id, group_name(self.index.devices, group.positions), device_ids, capability
-            )
-            candidates.append(
-                Candidate(
-                    entity_id=group_id,
-                    entity_kind="group",
-                    capability_id=capability,
-                    keyword_score=base,
-                    vector_score=round(group.choice.similarity, 4),
-                    total_score=round(keyword_weight * base + vector_weight * group.choice.similarity, 4),
-                    reasons=list(reasons),
-                )
-            )
-        hint = TOO_MANY_TARGETS if cut else (None if candidates else NO_CANDIDATES)
-        if cut:
-            self.meta["listed_targets"] = sum(len(group.device_ids) for group in result_groups.values())
-        return RetrievalResult(
-            command=command, candidates=candidates, hint=hint, groups=result_groups, meta=self.meta
-        )
-
-    def _raw_text_readings(self, command: Command, readings: list[Command]) -> RetrievalResult:
-        """Retrieve by the deterministic reading of the raw utterance, merged into one result.
-
-        The command stays UNKNOWN (the parse failed); its candidates are those of the
-        offline parser's commands, so a broken LLM answer still finds the devices.
-        """
-        self.meta["raw_text_reading"] = [reading.to_dict() for reading in readings]
-        merged = RetrievalResult(command=command, meta=self.meta)
-        for reading in readings:
-            search = _Search(
-                index=self.index,
-                ir=command_to_ir(reading, self.ir.raw),
-                top_k=self.top_k,
-                state=self.state,
-                group_ids=self.group_ids,
-            )
-            part = search.run(reading)
-            merged.candidates.extend(part.candidates)
-            merged.groups.update(part.groups)
-            merged.hint = merged.hint or part.hint
-        return merged
-
-    def _raw_text(self, command: Command) -> RetrievalResult:
-        """Retrieve by the device names the raw utterance contains, else by its vector."""
-        text = compact(self.ir.raw)
-        contained = self.index.keywords.contained_in(text, self.index.keywords.candidates(text))
-        names = {position: (score, False) for position, score in contained.items()}
-        pool = np.array(sorted(names), dtype=np.int64) if names else np.arange(len(self.index.devices))
-        return self._rank_pool(command, pool, names, 0.0, None, room_hit=False)
