@@ -479,3 +479,10 @@ def test_a_name_that_contains_a_room_still_matches_exactly(home):
     (result,) = run(home, "打开客厅风扇", cmd("打开", n="客厅风扇"))
     assert ids(result) == ["fan-1"]
     assert "name_hit" in result.candidates[0].reasons
+
+
+def test_a_guess_for_an_unknown_name_is_not_remembered(home):
+    state = ConversationState()
+    run(home, "打开老伙计", cmd("打开", n="老伙计"), state=state)
+    run(home, "打开小黑", cmd("打开", n="小黑"), state=state)
+    assert state.last_mentioned() == ["lamp-1"]
