@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .data import REPO_ROOT, data_dir, load_dataset
+from .demo import demo_section
+from .perturb import perturbation_section
 from .quality import quality_section
 from .speed import speed_section
 
@@ -73,6 +75,8 @@ def main(argv: list[str] | None = None) -> int:
     dataset = load_dataset()
     quality, quality_checks = quality_section(dataset)
     print("\n" + quality, flush=True)
+    print("\n" + perturbation_section(dataset), flush=True)
+    print("\n" + demo_section(), flush=True)
     speed, speed_checks = speed_section(dataset, quick=args.quick)
     print("\n" + speed, flush=True)
     print("\n" + render_targets(quality_checks + speed_checks))

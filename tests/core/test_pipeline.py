@@ -13,7 +13,7 @@ from custom_components.context_retrieval.core.models import CommandSpec, Device
 from custom_components.context_retrieval.core.pipeline import build_vector_searcher, retrieve
 from custom_components.context_retrieval.core.state import ConversationState
 
-from .conftest import FakeLLM, cmd, light
+from .conftest import CLOSE, OPEN, FakeLLM, cmd, light
 from .conftest import run_commands as run
 from .conftest import targets as members
 
@@ -486,3 +486,51 @@ def test_a_guess_for_an_unknown_name_is_not_remembered(home):
     run(home, "打开老伙计", cmd("打开", n="老伙计"), state=state)
     run(home, "打开小黑", cmd("打开", n="小黑"), state=state)
     assert state.last_mentioned() == ["lamp-1"]
+
+
+def test_ungated_type_word_matches_every_device_of_its_category(home):
+    shutters = [
+        *home,
+        Device(id="blind-2", name="百叶窗", room="书房", category="Blind", commands=[OPEN, CLOSE]),
+    ]
+    (result,) = run(shutters, "关闭所有窗帘", cmd("关闭", n="窗帘", t="Unknown", q="all"))
+    assert set(members(result)) == {"blind-1", "blind-2"}
+    assert result.meta["gating"] is None
+    (single,) = run(shutters, "关闭窗帘", cmd("关闭", s="书房", n="窗帘", t="Unknown"))
+    assert ids(single) == ["blind-2"]
+    assert "type_hit" in single.candidates[0].reasons
+
+
+@pytest.mark.parametrize(
+    ("text", "command", "quantifier", "expected"),
+    [
+        (
+            # Without t the name decides: every Light, and 落地台灯 (a lamp on a smart plug).
+            "把所有灯都打开",
+            {"a": "打开", "n": "灯"},
+            "all",
+            {"lamp-1", "lamp-2", "lamp-3", "lamp-4", "lamp-5", "plug-1"},
+        ),
+        (
+            "关闭客厅以外的灯",
+            cmd("关闭", s="*,!客厅", n="灯", t="Light"),
+            "except",
+            {"lamp-2", "lamp-4", "lamp-5"},
+        ),
+    ],
+)
+def test_a_set_said_plainly_is_treated_as_a_set_even_when_q_says_one(
+    home, text, command, quantifier, expected
+):
+    (result,) = run(home, text, command)
+    assert result.meta["quantifier_from_text"] == quantifier
+    assert set(members(result)) == expected
+
+
+def test_all_words_of_another_command_do_not_turn_a_single_target_into_a_set(home):
+    first, second = run(
+        home, "打开所有灯然后关闭空调", cmd("打开", n="灯", t="Light", q="all"), cmd("关闭", n="空调")
+    )
+    assert "quantifier_from_text" not in second.meta
+    assert ids(second) == ["ac-1"]
+    assert second.candidates[0].entity_kind == "device"

@@ -91,7 +91,9 @@ def retrieve(  # noqa: PLR0913 - the public signature is fixed by the contract
     for command in commands:
         command_started = perf_counter()
         ir = command_to_ir(command, text)
-        search = CommandSearch(index=index, ir=ir, top_k=top_k, state=state, group_ids=group_ids)
+        search = CommandSearch(
+            index=index, ir=ir, top_k=top_k, state=state, group_ids=group_ids, sole_command=len(commands) == 1
+        )
         result = search.run(command)
         result.meta.update(parse_meta)
         result.meta["timings_ms"] = {

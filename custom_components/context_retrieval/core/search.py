@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 import numpy as np
 
@@ -19,7 +19,7 @@ from .fusion import (
     is_capable,
     vector_query_for,
 )
-from .gating import TYPE_WORDS, category_for_type_hint, is_type_word
+from .gating import GENERIC_TYPE_WORDS, TYPE_WORDS, category_for_type_hint, is_type_word
 from .keyword import EXACT_NAME_SCORE, MIN_NAME_SCORE
 from .models import (
     UNKNOWN_ACTION,
@@ -41,6 +41,20 @@ if TYPE_CHECKING:
     from .state import ConversationState
 
 MAX_TOP_K = 50
+TYPE_NAME_SCORE = 0.8
+"""Keyword score of a device whose category is the bare type word said (灯 -> every Light)."""
+
+
+class NameMatch(NamedTuple):
+    """How well a device's name (or alias, or category for a type word) matches."""
+
+    score: float
+    via: Literal["name", "alias", "type"]
+
+
+NO_MATCH = NameMatch(0.0, "name")
+ALL_WORDS = ("所有", "全部", "全都", "每个", "每一个", "全屋", "一切", "都")
+"""Words that make a single type-word command mean every such device."""
 CLOSE_MATCH_MARGIN = 0.1
 """Top-1 and top-2 closer than this get ``hint: multiple_close_matches`` (seed 002 §3.3)."""
 MULTIPLE_CLOSE_MATCHES = "multiple_close_matches"
@@ -67,6 +81,8 @@ class CommandSearch:
     enforce: bool = field(init=False)
     _choices: dict[int, CapabilityChoice] = field(default_factory=dict)
     room_from_hint: str | None = None
+    sole_command: bool = False
+    """The utterance parsed into this one command (所有 in the text is about it)."""
 
     def run(self, command: Command) -> RetrievalResult:
         """Return the result of this command."""
@@ -77,6 +93,7 @@ class CommandSearch:
                 return self._raw_text_readings(command, readings)
             self._prepare_vectors(VectorQuery(self.ir.raw, "unknown_command"))
             return self._raw_text(command)
+        self.ir = self._with_implied_quantifier()
         self._prepare_vectors(vector_query_for(self.ir))
         referenced = self._referenced_positions()
         if referenced:
@@ -90,6 +107,28 @@ class CommandSearch:
         if self.ir.quantifier in (Quantifier.ALL, Quantifier.EXCEPT):
             return self._bulk(command, pool, category, room_hit=room_hit)
         return self._ranked(command, pool, category, room_hit=room_hit)
+
+    def _with_implied_quantifier(self) -> QueryIR:
+        """Return the IR with ``q=one`` corrected when the command plainly targets a set.
+
+        An LLM that leaves ``q`` out (or says ``one``) for 除了卧室以外的灯 or 把所有灯打开
+        would otherwise get a top-k list instead of the whole set. Only a bare type word
+        or no name qualifies; 所有/全部/都 count only when the utterance is one command.
+        """
+        ir = self.ir
+        if ir.quantifier != Quantifier.ONE or ir.count or ir.references:
+            return ir
+        hint = compact(ir.name_hint or "")
+        if hint and not is_type_word(hint):
+            return ir
+        if ir.scope_exclude:
+            quantifier = Quantifier.EXCEPT
+        elif self.sole_command and any(word in ir.raw for word in ALL_WORDS):
+            quantifier = Quantifier.ALL
+        else:
+            return ir
+        self.meta["quantifier_from_text"] = str(quantifier)
+        return replace(ir, quantifier=quantifier)
 
     def _prepare_vectors(self, query: VectorQuery) -> None:
         """Embed the query once for every device of this command."""
@@ -194,19 +233,29 @@ class CommandSearch:
             return ()
         return tuple(h for h in hints if h)
 
-    def _name_scores(self, pool: np.ndarray, hints: tuple[str, ...]) -> dict[int, tuple[float, bool]]:
-        """Return the best keyword name score of pool devices sharing characters with a hint."""
+    def _name_scores(self, pool: np.ndarray, hints: tuple[str, ...]) -> dict[int, NameMatch]:
+        """Return the best keyword match of pool devices for the hints.
+
+        Names and aliases sharing characters with a hint are scored fuzzily; a bare type
+        word (灯, 空调) also matches every device of its category (``type``), which is
+        how an ungated command still finds 百叶窗 for 窗帘.
+        """
         if not hints:
             return {}
         in_pool = np.zeros(len(self.index.devices), dtype=bool)
         in_pool[pool] = True
-        scores: dict[int, tuple[float, bool]] = {}
+        scores: dict[int, NameMatch] = {}
         for hint in hints:
             for position in self.index.keywords.candidates(hint):
                 if in_pool[position]:
                     score, via_alias = self.index.keywords.score(position, hint)
-                    if score >= MIN_NAME_SCORE and score > scores.get(position, (0.0, False))[0]:
-                        scores[position] = (score, via_alias)
+                    if score >= MIN_NAME_SCORE and score > scores.get(position, NO_MATCH).score:
+                        scores[position] = NameMatch(score, "alias" if via_alias else "name")
+        category = GENERIC_TYPE_WORDS.get(hints[-1])
+        if category in self.index.category_masks:
+            for position in np.flatnonzero(in_pool & self.index.category_masks[category]):
+                if scores.get(int(position), NO_MATCH).score < TYPE_NAME_SCORE:
+                    scores[int(position)] = NameMatch(TYPE_NAME_SCORE, "type")
         return scores
 
     def _ranked(
@@ -229,7 +278,7 @@ class CommandSearch:
         self,
         command: Command,
         pool: np.ndarray,
-        names: dict[int, tuple[float, bool]],
+        names: dict[int, NameMatch],
         base: float,
         category: str | None,
         *,
@@ -239,7 +288,7 @@ class CommandSearch:
         pool, similarity = self._capable(pool)
         keyword_weight, vector_weight = GATED_WEIGHTS if category else UNGATED_WEIGHTS
         self.meta["weights"] = {"keyword": keyword_weight, "vector": vector_weight}
-        keyword = np.array([base + names.get(int(p), (0.0, False))[0] for p in pool], dtype=np.float32)
+        keyword = np.array([base + names.get(int(p), NO_MATCH).score for p in pool], dtype=np.float32)
         total = keyword_weight * keyword + vector_weight * similarity
         limit = self._limit()
         order = np.lexsort((pool, -total))[:limit]
@@ -275,19 +324,19 @@ class CommandSearch:
         return self.top_k
 
     def _reasons(
-        self, position: int, names: dict[int, tuple[float, bool]], category: str | None, *, room_hit: bool
+        self, position: int, names: dict[int, NameMatch], category: str | None, *, room_hit: bool
     ) -> list[str]:
         """Return why a device was ranked."""
         reasons = []
-        if position in names:
-            score, via_alias = names[position]
-            if score >= EXACT_NAME_SCORE:
-                reasons.append("alias_hit" if via_alias else "name_hit")
+        match = names.get(position)
+        if match is not None and match.via != "type":
+            if match.score >= EXACT_NAME_SCORE:
+                reasons.append(f"{match.via}_hit")
             else:
                 reasons.append("name_partial")
         if room_hit:
             reasons.append("room_hit")
-        if category:
+        if category or (match is not None and match.via == "type"):
             reasons.append("type_hit")
         if self.doc_scores.size and self._choice(position).similarity > 0:
             reasons.append("vector_hit")
@@ -297,9 +346,9 @@ class CommandSearch:
         self, command: Command, pool: np.ndarray, category: str | None, *, room_hit: bool
     ) -> RetrievalResult:
         """Return groups covering every target of an all/except command."""
-        hints = self._name_hints()
-        if hints and not is_type_word(hints[-1]):
-            named = [p for p, (score, _) in self._name_scores(pool, hints).items() if score >= BULK_NAME_MIN]
+        hints = self._name_hints(category)
+        if hints:
+            named = [p for p, match in self._name_scores(pool, hints).items() if match.score >= BULK_NAME_MIN]
             if named:
                 pool = np.array(sorted(named), dtype=np.int64)
             else:
@@ -396,6 +445,6 @@ class CommandSearch:
         """Retrieve by the device names the raw utterance contains, else by its vector."""
         text = compact(self.ir.raw)
         contained = self.index.keywords.contained_in(text, self.index.keywords.candidates(text))
-        names = {position: (score, False) for position, score in contained.items()}
+        names = {position: NameMatch(score, "name") for position, score in contained.items()}
         pool = np.array(sorted(names), dtype=np.int64) if names else np.arange(len(self.index.devices))
         return self._rank_pool(command, pool, names, 0.0, None, room_hit=False)
