@@ -5,9 +5,9 @@ person would target (the full set for all/except) and the commands that carry th
 request out (readable attributes for questions). Every case runs through
 ``retrieve`` with the offline parser and one shared vector index.
 
-Measured with the offline parser (104 cases): device recall@5 0.981, hit@1 for
-``q=one`` 81/83 = 0.976, capability hit@5 99/104 = 0.952, no case with an
-``UNKNOWN`` action.
+Every case must pass on its own: all expected devices found (groups expanded), the
+top candidate right for ``q=one``, an expected command chosen, no ``UNKNOWN`` action.
+``scripts/bench`` prints the same figures as a table.
 """
 
 from __future__ import annotations
@@ -36,49 +36,6 @@ CASES_FILE = Path(__file__).parent / "data" / "demo_utterances.jsonl"
 QUANTIFIERS = frozenset({"one", "all", "except", "any"})
 TOP_K = 5
 
-MUST_PASS_TAGS = frozenset(
-    {
-        "switch",
-        "colloquial",
-        "blind_verb",
-        "adjust",
-        "set_value",
-        "volume",
-        "media",
-        "lock",
-        "garage",
-        "question",
-        "all",
-        "except",
-        "multi_room",
-        "custom_name",
-        "ambiguous",
-        "mode",
-        "task",
-        "valve",
-        "multi_command",
-        "pronoun",
-        "any",
-    }
-)
-"""Cases with one of these tags must pass one by one (unless listed below)."""
-
-NOT_PER_CASE_TAGS = frozenset({"stretch"})
-"""Phrasings beyond what the offline parser promises; they count in the aggregates only."""
-
-ENGINE_SIDE_FAILURES = {
-    "主卧的老伙计开一下": "scope reads 客厅 out of the name 客厅老伙计 and drops it from 主卧",
-    "主卧老伙计摇头": "same room-word-in-name conflict as 主卧的老伙计开一下",
-    "次卧现在几度": "查询温度 picks the set point (制冷温度/制热温度) over the measured temperature",
-    "阳台门关了没": "a bare 查询状态 on the door sensor picks the battery over the contact state",
-    "洗衣机洗完了吗": "a bare 查询状态 on the washer picks the power switch over the machine state",
-}
-"""Correct parses the engine still answers wrongly; aggregates count them, per-case checks skip them."""
-
-RECALL_FLOOR = 0.97
-HIT_AT_1_FLOOR = 0.95
-CAPABILITY_FLOOR = 0.93
-
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
@@ -97,13 +54,6 @@ def _read_cases() -> list[dict]:
 
 
 CASES = _read_cases()
-PER_CASE = [
-    case
-    for case in CASES
-    if set(case["tags"]) & MUST_PASS_TAGS
-    and not set(case["tags"]) & NOT_PER_CASE_TAGS
-    and case["text"] not in ENGINE_SIDE_FAILURES
-]
 
 
 @pytest.fixture(scope="module")
@@ -160,7 +110,6 @@ def test_cases_are_well_formed(demo_home: list[Device]) -> None:
     texts = [case["text"] for case in CASES]
     assert len(CASES) >= 80
     assert len(set(texts)) == len(texts)
-    assert set(ENGINE_SIDE_FAILURES) <= set(texts)
     for case in CASES:
         assert case["quantifier"] in QUANTIFIERS, case["text"]
         assert case["tags"], case["text"]
@@ -170,24 +119,11 @@ def test_cases_are_well_formed(demo_home: list[Device]) -> None:
             assert commands[device_id] & set(case["expected_capability_ids"]), (case["text"], device_id)
 
 
-@pytest.mark.parametrize("case", PER_CASE, ids=[case["text"] for case in PER_CASE])
-def test_must_pass_case(case: dict, outcomes: dict[str, Outcome]) -> None:
+@pytest.mark.parametrize("case", CASES, ids=[case["text"] for case in CASES])
+def test_case(case: dict, outcomes: dict[str, Outcome]) -> None:
     outcome = outcomes[case["text"]]
 
     assert not outcome.unknown_action
     assert outcome.recall == 1.0
     assert outcome.capability_hit
     assert outcome.hit_at_1 is not False
-
-
-def test_aggregate_floors(outcomes: dict[str, Outcome]) -> None:
-    scored = list(outcomes.values())
-    recall = sum(outcome.recall for outcome in scored) / len(scored)
-    ones = [outcome.hit_at_1 for outcome in scored if outcome.hit_at_1 is not None]
-    hit_at_1 = sum(ones) / len(ones)
-    capability = sum(outcome.capability_hit for outcome in scored) / len(scored)
-
-    assert recall >= RECALL_FLOOR, recall
-    assert hit_at_1 >= HIT_AT_1_FLOOR, hit_at_1
-    assert capability >= CAPABILITY_FLOOR, capability
-    assert not any(outcome.unknown_action for outcome in scored)
