@@ -14,6 +14,7 @@ import numpy as np
 
 from .data import REPO_ROOT, data_dir, load_dataset
 from .demo import demo_section
+from .heldout import heldout_section
 from .perturb import perturbation_section
 from .quality import quality_section
 from .speed import speed_section
@@ -77,6 +78,7 @@ def main(argv: list[str] | None = None) -> int:
     print("\n" + quality, flush=True)
     print("\n" + perturbation_section(dataset), flush=True)
     print("\n" + demo_section(), flush=True)
+    print("\n" + heldout_section(), flush=True)
     speed, speed_checks = speed_section(dataset, quick=args.quick)
     print("\n" + speed, flush=True)
     print("\n" + render_targets(quality_checks + speed_checks))
