@@ -57,12 +57,20 @@ def vector_query_for(ir: QueryIR) -> VectorQuery:
         _LOGGER.debug("Action %r is not a Chinese phrase; embedding the raw query %r instead", action, ir.raw)
         return VectorQuery(ir.raw, "non_chinese_action", _is_question(ir.raw))
     if _is_question(text):
-        # 查询状态 names no attribute; the utterance (门关了没, 几度) says which one.
-        return VectorQuery(f"{_QUESTION_WORDS.sub('', text)} {ir.raw}".strip(), None, is_question=True)
-    return VectorQuery(text, None, is_question=False)
+        # 查询状态 names no attribute; the utterance (门关了没, 几度) says which one, once the
+        # device's own name and rooms are out of it (烟雾报警器 would pull towards 烟雾).
+        said = ir.raw
+        for word in (ir.name_hint, *ir.scope_include):
+            said = said.replace(word, " ") if word else said
+        return VectorQuery(f"{_QUESTION_WORDS.sub('', text)} {said}".strip(), None, is_question=True)
+    specific = _SET_VERBS.sub("", text).strip()
+    return VectorQuery(specific if has_han(specific) else text, None, is_question=False)
 
 
 _QUESTION_WORDS = re.compile("|".join(QUERY_WORDS))
+SET_VERBS = ("设置", "调整", "调节", "调到", "调成", "调为", "设为", "设成", "改成", "切换到", "切换")
+"""Verbs every setter shares: embedding them pulls 设置摆风 towards 设置风速, so they are dropped."""
+_SET_VERBS = re.compile("|".join(SET_VERBS))
 
 
 def _is_question(text: str) -> bool:
