@@ -202,23 +202,30 @@ def describe_demo_failure(outcome: DemoOutcome, labels: dict[str, str]) -> str:
     return "\n".join(lines)
 
 
-def demo_section() -> str:
-    """Run the demo utterances offline; return the table and the failure list as Markdown."""
+def labelled_set_section(title: str, name: str, cases: Sequence[DemoCase]) -> str:
+    """Run labelled demo-home cases offline; return a titled table and failure list as Markdown."""
     devices = load_demo_home()
     searcher = build_vector_searcher(devices)
-    outcomes = [evaluate_demo_case(case, devices, searcher) for case in load_demo_cases()]
+    outcomes = [evaluate_demo_case(case, devices, searcher) for case in cases]
     failed = [o for o in outcomes if o.misses()]
     labels = labels_of(devices)
     lines = [
-        f"## Demo home, offline parser ({len(devices)}-device demo home, top_k={TOP_K}, "
-        f"{len(outcomes)} utterances, fresh state each, llm=None)",
+        f"## {title}",
+        "",
+        f"{len(devices)}-device demo home, top_k={TOP_K}, {len(outcomes)} utterances, "
+        "fresh state each, llm=None.",
         "",
         *render_demo_table(outcomes),
         "",
-        f"### Failures, demo home ({len(failed)} of {len(outcomes)} cases)",
+        f"### Failures, {name} ({len(failed)} of {len(outcomes)} cases)",
         "",
     ]
     lines.extend(describe_demo_failure(outcome, labels) for outcome in failed)
     if not failed:
         lines.append("none")
     return "\n".join(lines)
+
+
+def demo_section() -> str:
+    """Run the project's own demo utterances offline; return the table and failures as Markdown."""
+    return labelled_set_section("Demo home, offline parser", "demo home", load_demo_cases())

@@ -12,12 +12,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from custom_components.context_retrieval.core import build_vector_searcher
-from custom_components.context_retrieval.demo_home import load_demo_home
-
 from .data import REPO_ROOT
-from .demo import describe_demo_failure, evaluate_demo_case, load_demo_cases, render_demo_table
-from .quality import TOP_K, labels_of
+from .demo import labelled_set_section, load_demo_cases
 
 HELDOUT_FILE = REPO_ROOT / "benchmarks" / "data" / "heldout_demo.jsonl"
 TITLE = "Held-out utterances, demo home, offline parser (written without looking at the parser)"
@@ -25,25 +21,6 @@ TITLE = "Held-out utterances, demo home, offline parser (written without looking
 
 def heldout_section() -> str:
     """Run the held-out utterances offline; return the table and the failure list as Markdown."""
-    devices = load_demo_home()
-    searcher = build_vector_searcher(devices)
     loaded = load_demo_cases(HELDOUT_FILE)
     cases = [replace(case, id=f"h-{number:03d}") for number, case in enumerate(loaded, start=1)]
-    outcomes = [evaluate_demo_case(case, devices, searcher) for case in cases]
-    failed = [o for o in outcomes if o.misses()]
-    labels = labels_of(devices)
-    lines = [
-        f"## {TITLE}",
-        "",
-        f"{len(devices)}-device demo home, top_k={TOP_K}, {len(outcomes)} utterances, "
-        "fresh state each, llm=None.",
-        "",
-        *render_demo_table(outcomes),
-        "",
-        f"### Failures, held-out ({len(failed)} of {len(outcomes)} cases)",
-        "",
-    ]
-    lines.extend(describe_demo_failure(outcome, labels) for outcome in failed)
-    if not failed:
-        lines.append("none")
-    return "\n".join(lines)
+    return labelled_set_section(TITLE, "held-out", cases)
