@@ -534,3 +534,11 @@ def test_all_words_of_another_command_do_not_turn_a_single_target_into_a_set(hom
     assert "quantifier_from_text" not in second.meta
     assert ids(second) == ["ac-1"]
     assert second.candidates[0].entity_kind == "device"
+
+
+def test_bare_all_word_follow_up_stays_with_the_last_devices(home):
+    state = ConversationState()
+    run(home, "打开卧室的灯", cmd("打开", s="卧室", n="灯", t="Light", q="all"), state=state)
+    (result,) = run(home, "都关掉", cmd("关闭"), state=state)
+    assert "quantifier_from_text" not in result.meta
+    assert set(members(result)) == {"lamp-2", "lamp-5"}

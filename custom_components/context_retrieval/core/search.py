@@ -113,7 +113,8 @@ class CommandSearch:
 
         An LLM that leaves ``q`` out (or says ``one``) for 除了卧室以外的灯 or 把所有灯打开
         would otherwise get a top-k list instead of the whole set. Only a bare type word
-        or no name qualifies; 所有/全部/都 count only when the utterance is one command.
+        or no name qualifies; 所有/全部/都 count only when the utterance is one command
+        and names a type.
         """
         ir = self.ir
         if ir.quantifier != Quantifier.ONE or ir.count or ir.references:
@@ -123,7 +124,12 @@ class CommandSearch:
             return ir
         if ir.scope_exclude:
             quantifier = Quantifier.EXCEPT
-        elif self.sole_command and any(word in ir.raw for word in ALL_WORDS):
+        elif (
+            self.sole_command
+            and (hint or category_for_type_hint(ir.type_hint))
+            and any(word in ir.raw for word in ALL_WORDS)
+        ):
+            # A type is needed: a bare 都关掉 is a follow-up about the last devices, not the home.
             quantifier = Quantifier.ALL
         else:
             return ir
