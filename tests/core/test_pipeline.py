@@ -542,3 +542,12 @@ def test_bare_all_word_follow_up_stays_with_the_last_devices(home):
     (result,) = run(home, "都关掉", cmd("关闭"), state=state)
     assert "quantifier_from_text" not in result.meta
     assert set(members(result)) == {"lamp-2", "lamp-5"}
+
+
+@pytest.mark.parametrize("command", [cmd("关闭"), cmd("关闭", n="@last")])
+def test_follow_up_with_nothing_to_refer_to_is_flagged(home, command):
+    state = ConversationState()
+    (result,) = run(home, "关掉", command, state=state)
+    assert result.meta["reference_unresolved"] is True
+    assert result.hint == "no_target"
+    assert state.last_mentioned() == []

@@ -17,7 +17,7 @@ from .models import (
     RetrievalResult,
 )
 from .parsing import command_to_ir, parse_commands
-from .search import MAX_TOP_K, NAME_NOT_FOUND, CommandSearch
+from .search import MAX_TOP_K, NAME_NOT_FOUND, NO_TARGET, CommandSearch
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -129,7 +129,7 @@ def _offline(text: str, index: HomeIndex) -> list[Command]:
 
 def _remember(state: ConversationState, result: RetrievalResult) -> None:
     """Remember the devices a result points at, for 它/那个 and bare follow-ups."""
-    if not result.candidates or result.hint == NAME_NOT_FOUND:
+    if not result.candidates or result.hint in (NAME_NOT_FOUND, NO_TARGET):
         return
     top = result.candidates[0]
     if top.entity_kind == "device":

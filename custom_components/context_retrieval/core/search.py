@@ -60,6 +60,8 @@ CLOSE_MATCH_MARGIN = 0.1
 MULTIPLE_CLOSE_MATCHES = "multiple_close_matches"
 NO_CANDIDATES = "no_candidates"
 NAME_NOT_FOUND = "name_not_found"
+NO_TARGET = "no_target"
+"""The command names no device and nothing was mentioned before it (关掉 out of the blue)."""
 """No device is called what the user said; the candidates only match the action."""
 BULK_NAME_MIN = 0.6
 """A bulk command with a specific name (所有台灯) keeps targets whose name contains it."""
@@ -106,7 +108,11 @@ class CommandSearch:
         room_hit = bool(include) and "scope_include_fallback" not in scope.meta
         if self.ir.quantifier in (Quantifier.ALL, Quantifier.EXCEPT):
             return self._bulk(command, pool, category, room_hit=room_hit)
-        return self._ranked(command, pool, category, room_hit=room_hit)
+        result = self._ranked(command, pool, category, room_hit=room_hit)
+        if self.meta.get("reference_unresolved") and result.candidates:
+            # 关掉 / 把它关掉 with nothing to point back to: the candidates are only guesses.
+            result.hint = NO_TARGET
+        return result
 
     def _with_implied_quantifier(self) -> QueryIR:
         """Return the IR with ``q=one`` corrected when the command plainly targets a set.
@@ -209,7 +215,7 @@ class CommandSearch:
         ]
         if positions:
             self.meta["reference"] = "explicit" if explicit else "implicit"
-        elif explicit:
+        else:
             self.meta["reference_unresolved"] = True
         return positions
 
