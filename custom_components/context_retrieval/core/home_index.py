@@ -47,10 +47,6 @@ class HomeIndex:
             return False
         return all(device.id == known for device, known in zip(devices, self.device_ids, strict=True))
 
-    def commands_by_id(self, position: int) -> dict[str, CommandSpec]:
-        """Return the device's commands keyed by id."""
-        return {command.id: command for command in self.commands[position]}
-
 
 def build_home_index(
     devices: Sequence[Device],

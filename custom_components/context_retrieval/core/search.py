@@ -31,7 +31,7 @@ from .models import (
     QueryIR,
     RetrievalResult,
 )
-from .parsing import command_to_ir
+from .parsing import REFERENCE_LAST_MENTIONED, command_to_ir
 from .text import compact
 
 if TYPE_CHECKING:
@@ -65,7 +65,6 @@ NO_TARGET = "no_target"
 """No device is called what the user said; the candidates only match the action."""
 BULK_NAME_MIN = 0.6
 """A bulk command with a specific name (所有台灯) keeps targets whose name contains it."""
-LAST_MENTIONED_REFERENCE = "last-mentioned"
 
 
 @dataclass(slots=True)
@@ -200,7 +199,7 @@ class CommandSearch:
 
     def _referenced_positions(self) -> list[int]:
         """Return the last-mentioned devices when the command points back to them."""
-        explicit = LAST_MENTIONED_REFERENCE in self.ir.references
+        explicit = REFERENCE_LAST_MENTIONED in self.ir.references
         implicit = (
             self.ir.name_hint is None
             and category_for_type_hint(self.ir.type_hint) is None
