@@ -64,7 +64,10 @@ def _index_for(devices: Sequence[Device], given: HomeIndex | None) -> HomeIndex:
     if given is not None and given.covers(devices):
         return given
     if given is not None:
-        _LOGGER.debug("The index passed to retrieve() covers other devices; building one for these")
+        _LOGGER.warning(
+            "The index passed to retrieve() was built for other devices; indexing these instead "
+            "(rebuild it with build_vector_searcher when the devices change)"
+        )
     key = _fingerprint(devices)
     if _CACHE.key != key or _CACHE.index is None:
         _CACHE.key, _CACHE.index = key, build_home_index(devices)
