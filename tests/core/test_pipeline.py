@@ -345,10 +345,12 @@ def test_index_is_built_once_and_reused_across_commands_and_calls(home):
     assert embedder.batches[1:] == [1] * 6  # one query embedding per command, no rebuild
 
 
-def test_an_index_for_other_devices_is_not_used(home):
+def test_an_index_for_other_devices_is_not_used(home, caplog):
     index = build_vector_searcher(home[:2])
-    (result,) = run(home, "打开窗帘", cmd("打开", n="窗帘", t="Blind"), index=index)
+    with caplog.at_level(logging.WARNING):
+        (result,) = run(home, "打开窗帘", cmd("打开", n="窗帘", t="Blind"), index=index)
     assert ids(result) == ["blind-1"]
+    assert "built for other devices" in caplog.text
 
 
 def test_devices_without_specs_are_indexed_by_name(home, caplog):
