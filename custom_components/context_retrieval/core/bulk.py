@@ -47,7 +47,7 @@ def group_targets(
     if merged:
         by_command: dict[str | None, TargetGroup] = {}
         for group in groups:
-            key = group.choice.command.id if group.choice.command else None
+            key = group.choice.command_id
             if key in by_command:
                 by_command[key].positions.extend(group.positions)
             else:

@@ -85,6 +85,11 @@ class CapabilityChoice:
     command: CommandSpec | None
     similarity: float
 
+    @property
+    def command_id(self) -> str | None:
+        """Return the chosen command's id (None for a device without command specs)."""
+        return self.command.id if self.command else None
+
 
 def choose_capability(
     vectors: CommandVectorIndex,

@@ -113,21 +113,16 @@ def _parse(text: str, llm: LLMClient | None, index: HomeIndex) -> tuple[list[Com
     if not text.strip():
         return [UNKNOWN_COMMAND], {"parse": "empty"}
     if llm is None:
-        return _offline(text, index), {"parse": "offline"}
+        return index.offline_parser.parse(text), {"parse": "offline"}
     try:
         raw = llm.complete(index.system_prompt, text)
     except Exception as err:  # noqa: BLE001 - any LLM client failure degrades to the offline parser
         _LOGGER.warning("LLM parse failed (%s); using the offline parser", type(err).__name__)
-        return _offline(text, index), {"parse": "offline", "llm_error": type(err).__name__}
+        return index.offline_parser.parse(text), {"parse": "offline", "llm_error": type(err).__name__}
     outcome = parse_commands(raw if isinstance(raw, str) else "")
     if outcome.degraded:
         return outcome.commands, {"parse": "degraded", "parser_errors": outcome.errors}
     return outcome.commands, {"parse": "llm"}
-
-
-def _offline(text: str, index: HomeIndex) -> list[Command]:
-    """Return the offline parse of the utterance against the home's rooms and names."""
-    return index.offline_parser.parse(text)
 
 
 def _remember(state: ConversationState, result: RetrievalResult) -> None:

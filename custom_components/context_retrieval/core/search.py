@@ -312,7 +312,7 @@ class CommandSearch:
                 Candidate(
                     entity_id=self.index.device_ids[position],
                     entity_kind="device",
-                    capability_id=choice.command.id if choice.command else None,
+                    capability_id=choice.command_id,
                     keyword_score=round(float(keyword[i]), 4),
                     vector_score=round(float(similarity[i]), 4),
                     total_score=round(float(total[i]), 4),
@@ -390,7 +390,7 @@ class CommandSearch:
                     Candidate(
                         entity_id=self.index.device_ids[int(capable[0])],
                         entity_kind="device",
-                        capability_id=choice.command.id if choice.command else None,
+                        capability_id=choice.command_id,
                         keyword_score=keyword,
                         vector_score=round(float(similarity[0]), 4),
                         total_score=round(keyword_weight * keyword + vector_weight * float(similarity[0]), 4),
@@ -408,7 +408,7 @@ class CommandSearch:
         for group in kept:
             group_id = next(self.group_ids)
             device_ids = [self.index.device_ids[p] for p in group.positions]
-            capability = group.choice.command.id if group.choice.command else None
+            capability = group.choice.command_id
             result_groups[group_id] = Group(
                 group_id, group_name(self.index.devices, group.positions), device_ids, capability
             )
