@@ -1,0 +1,51 @@
+"""Constants of the Context Retrieval integration (config keys per CONTRACT §4)."""
+
+from __future__ import annotations
+
+import logging
+from typing import Final
+
+DOMAIN: Final = "context_retrieval"
+LOGGER = logging.getLogger(__package__)
+
+# Config entry keys (the flows write them to options; data is read too, options win).
+CONF_LLM_BASE_URL: Final = "llm_base_url"
+CONF_LLM_API_KEY: Final = "llm_api_key"
+CONF_LLM_MODEL: Final = "llm_model"
+CONF_EMBEDDING_BACKEND: Final = "embedding_backend"
+CONF_EMBEDDING_BASE_URL: Final = "embedding_base_url"
+CONF_EMBEDDING_API_KEY: Final = "embedding_api_key"
+CONF_EMBEDDING_MODEL: Final = "embedding_model"
+CONF_TOP_K: Final = "top_k"
+
+EMBEDDING_BACKEND_LOCAL: Final = "local"
+EMBEDDING_BACKEND_OPENAI: Final = "openai"
+EMBEDDING_BACKENDS: Final = (EMBEDDING_BACKEND_LOCAL, EMBEDDING_BACKEND_OPENAI)
+
+DEFAULT_EMBEDDING_BACKEND: Final = EMBEDDING_BACKEND_LOCAL
+DEFAULT_TOP_K: Final = 5
+MIN_TOP_K: Final = 1
+MAX_TOP_K: Final = 50
+
+# The retrieve service.
+SERVICE_RETRIEVE: Final = "retrieve"
+ATTR_TEXT: Final = "text"
+ATTR_TOP_K: Final = "top_k"
+ATTR_CONVERSATION_ID: Final = "conversation_id"
+MAX_TEXT_LENGTH: Final = 500
+"""Characters an utterance may have; a spoken command is far shorter."""
+MAX_CONVERSATION_ID_LENGTH: Final = 200
+MAX_CONVERSATIONS: Final = 500
+"""Conversation states kept at once; the least recently used is dropped first."""
+
+# The parsing LLM.
+LLM_TIMEOUT: Final = 10.0
+"""Seconds one parse may take, retries included, before the offline parser takes over."""
+LLM_MAX_ATTEMPTS: Final = 2
+"""Requests per parse: one retry on 429, 5xx or a dropped connection."""
+MAX_RETRY_AFTER: Final = 5.0
+"""Longest Retry-After (seconds) honoured inside one parse."""
+
+# The index.
+REBUILD_COOLDOWN: Final = 1.0
+"""Seconds of quiet after a registry or exposure change before the index is rebuilt."""
