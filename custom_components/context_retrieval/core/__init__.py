@@ -1,6 +1,6 @@
 """The retrieval engine: pure Python (numpy, PyYAML), no Home Assistant import (CONTRACT §2)."""
 
-from .embedding import Embedder, LocalNgramEmbedder
+from .embedding import Embedder, LocalNgramEmbedder, default_embedder
 from .home_index import HomeIndex
 from .injection import render_yaml_context
 from .models import (
@@ -13,6 +13,7 @@ from .models import (
     Quantifier,
     QueryIR,
     RetrievalResult,
+    Room,
 )
 from .pipeline import DEFAULT_TOP_K, build_vector_searcher, retrieve
 from .smartthings import devices_from_smartthings
@@ -34,8 +35,10 @@ __all__ = [
     "Quantifier",
     "QueryIR",
     "RetrievalResult",
+    "Room",
     "SpecIndex",
     "build_vector_searcher",
+    "default_embedder",
     "devices_from_smartthings",
     "load_spec",
     "render_yaml_context",

@@ -69,3 +69,8 @@ class LocalNgramEmbedder:
             if norm > 0:
                 matrix[row] /= norm
         return matrix
+
+
+def default_embedder() -> Embedder:
+    """Return the built-in local embedder (offline, nothing downloaded)."""
+    return LocalNgramEmbedder()

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .embedding import Embedder, LocalNgramEmbedder
+from .embedding import Embedder, default_embedder
 from .gating import CATEGORIES
 from .keyword import KeywordIndex
 from .parsing import OfflineParser, build_system_prompt
@@ -18,7 +18,7 @@ from .vector import CommandVectorIndex
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from .models import CommandSpec, Device
+    from .models import CommandSpec, Device, Room
 
 
 @dataclass(slots=True)
@@ -52,8 +52,13 @@ def build_home_index(
     devices: Sequence[Device],
     spec: SpecIndex | None = None,
     embedder: Embedder | None = None,
+    rooms: Sequence[Room] = (),
 ) -> HomeIndex:
-    """Build the index of a home once; reuse it across calls and commands."""
+    """Build the index of a home once; reuse it across calls and commands.
+
+    ``rooms`` adds what the devices' room names cannot say: room aliases and floors
+    (each a word the parser and the scope know).
+    """
     devices = tuple(devices)
     commands = [
         list(device.commands) or (spec.commands_for(device.profile_id) if spec and device.profile_id else [])
@@ -61,7 +66,11 @@ def build_home_index(
     ]
     categories = np.array([device.category for device in devices], dtype=object)
     present = sorted({device.category for device in devices} & CATEGORIES)
-    room_names = list(dict.fromkeys(device.room.strip() for device in devices if device.room.strip()))
+    room_words = (
+        *(device.room for device in devices),
+        *(word for room in rooms for word in (room.name, *room.aliases, *room.floor_names)),
+    )
+    room_names = list(dict.fromkeys(word.strip() for word in room_words if word.strip()))
     device_names = list(
         dict.fromkeys(name for device in devices for name in (device.name, *device.aliases) if name)
     )
@@ -72,12 +81,14 @@ def build_home_index(
         commands=commands,
         command_sets=[frozenset(command.id for command in device_commands) for device_commands in commands],
         category_masks={category: categories == category for category in present},
-        rooms=RoomTable.build([device.room for device in devices], [device.name for device in devices]),
+        rooms=RoomTable.build(
+            [device.room for device in devices], [device.name for device in devices], rooms
+        ),
         keywords=KeywordIndex.build((device.name, *device.aliases) for device in devices),
         vectors=CommandVectorIndex.build(
             devices,
             commands,
-            embedder or LocalNgramEmbedder(),
+            embedder or default_embedder(),
             build_command_document,
             build_fallback_document,
         ),

@@ -60,6 +60,20 @@ class Device:
 
 
 @dataclass(slots=True, frozen=True)
+class Room:
+    """A room of the home with the other words that scope a command to it.
+
+    A Home Assistant area gives its name and aliases, and its floor's name and
+    aliases: 起居室 (an alias) means 客厅, and 一楼 every room on that floor.
+    """
+
+    name: str
+    aliases: tuple[str, ...] = ()
+    floor_names: tuple[str, ...] = ()
+    """The floor's name and aliases."""
+
+
+@dataclass(slots=True, frozen=True)
 class Command:
     """One atomic command in the parser's wire format (CONTRACT §1)."""
 

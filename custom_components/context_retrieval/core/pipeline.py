@@ -15,6 +15,7 @@ from .models import (
     Device,
     LLMClient,
     RetrievalResult,
+    Room,
 )
 from .parsing import command_to_ir, parse_commands
 from .search import MAX_TOP_K, NAME_NOT_FOUND, NO_TARGET, CommandSearch
@@ -35,9 +36,13 @@ def build_vector_searcher(
     devices: Sequence[Device],
     spec: SpecIndex | None = None,
     embedder: Embedder | None = None,
+    rooms: Sequence[Room] = (),
 ) -> HomeIndex:
-    """Build the reusable index of a home (keyword, scope, category and command vectors)."""
-    return build_home_index(devices, spec, embedder)
+    """Build the reusable index of a home (keyword, scope, category and command vectors).
+
+    ``rooms`` (optional) gives room aliases and floors that scope commands too.
+    """
+    return build_home_index(devices, spec, embedder, rooms)
 
 
 @dataclass(slots=True)

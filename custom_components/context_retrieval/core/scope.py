@@ -18,6 +18,8 @@ from .text import compact
 if TYPE_CHECKING:
     from collections.abc import Collection, Sequence
 
+    from .models import Room
+
 MIN_ROOM_WORD_CHARS = 2
 """Single-character room words match too much text to be trusted (seed 003 §1)."""
 NO_ROOM = -1
@@ -58,7 +60,9 @@ class RoomTable:
     """Per-device rooms, and rooms read from names, prepared once per device set."""
 
     room_index: dict[str, int]
-    """Compacted room name -> room id."""
+    """Compacted room name or alias -> room id."""
+    floor_index: dict[str, tuple[int, ...]]
+    """Compacted floor name or alias -> ids of the rooms on that floor."""
     room_ids: np.ndarray
     """Room id of each device (NO_ROOM when empty)."""
     name_room_ids: np.ndarray
@@ -68,17 +72,31 @@ class RoomTable:
     names: list[str]
     """Compacted names, for rooms the home does not know."""
     vocabulary: frozenset[str]
-    """Room words worth looking for inside other text."""
+    """Room words (names and aliases) worth looking for inside other text."""
     longest: int
 
     @classmethod
-    def build(cls, rooms: Sequence[str], names: Sequence[str]) -> RoomTable:
-        """Index device rooms and read room words out of names."""
+    def build(cls, rooms: Sequence[str], names: Sequence[str], known: Sequence[Room] = ()) -> RoomTable:
+        """Index device rooms, the aliases and floors of ``known`` rooms, and room words in names."""
         compact_rooms = [compact(room) for room in rooms]
         room_index: dict[str, int] = {}
-        for room in compact_rooms:
+        for room in (*compact_rooms, *(compact(room.name) for room in known)):
             if room:
                 room_index.setdefault(room, len(room_index))
+        floor_rooms: dict[str, set[int]] = {}
+        for room in known:
+            room_id = room_index.get(compact(room.name))
+            if room_id is None:
+                continue
+            for alias in map(compact, room.aliases):
+                if alias:
+                    room_index.setdefault(alias, room_id)
+            for floor in map(compact, room.floor_names):
+                if floor:
+                    floor_rooms.setdefault(floor, set()).add(room_id)
+        floor_index = {
+            floor: tuple(sorted(ids)) for floor, ids in floor_rooms.items() if floor not in room_index
+        }
         vocabulary = {room for room in room_index if len(room) >= MIN_ROOM_WORD_CHARS}
         longest = max(map(len, vocabulary), default=0)
         room_ids = np.array([room_index.get(room, NO_ROOM) for room in compact_rooms], dtype=np.int32)
@@ -92,7 +110,14 @@ class RoomTable:
         )
         conflict = (room_ids == NO_ROOM) | ((name_room_ids >= 0) & (name_room_ids != room_ids))
         return cls(
-            room_index, room_ids, name_room_ids, conflict, compact_names, frozenset(vocabulary), longest
+            room_index,
+            floor_index,
+            room_ids,
+            name_room_ids,
+            conflict,
+            compact_names,
+            frozenset(vocabulary),
+            longest,
         )
 
     def room_in(self, text: str) -> str | None:
@@ -107,16 +132,14 @@ class RoomTable:
         exclude_words = {compact(room) for room in exclude} - {"", "*"}
         if not include_words and not exclude_words:
             return ScopeOutcome(np.ones(size, dtype=bool))
-        unknown = sorted((include_words | exclude_words) - self.room_index.keys())
+        unknown = sorted((include_words | exclude_words) - self.room_index.keys() - self.floor_index.keys())
         name_rooms, enabled = self._name_rooms(unknown)
         meta: dict[str, Any] = {
             "room_name_used": int(np.count_nonzero(enabled & (name_rooms >= 0))),
             "room_name_ambiguous": int(np.count_nonzero(enabled & (name_rooms == AMBIGUOUS_ROOM))),
             "room_unknown_terms": unknown,
         }
-        ids = dict(self.room_index)
-        for term in unknown:
-            ids.setdefault(term, len(ids))
+        ids = self._ids_with(unknown)
         excluded = self._in_rooms(exclude_words, ids, enabled, name_rooms)
         kept = ~excluded
         if include_words:
@@ -127,25 +150,37 @@ class RoomTable:
                 meta["scope_include_fallback"] = 1
         return ScopeOutcome(kept, meta)
 
+    def _ids_with(self, unknown: Sequence[str]) -> dict[str, int]:
+        """Return the room ids of every known room word, plus new ids for unknown terms."""
+        ids = dict(self.room_index)
+        for term in unknown:
+            ids.setdefault(term, len(ids))
+        return ids
+
     def _in_rooms(
         self, words: set[str], ids: dict[str, int], enabled: np.ndarray, name_rooms: np.ndarray
     ) -> np.ndarray:
-        """Return the devices in one of the rooms, by their own room or, where enabled, by name.
+        """Return the devices in one of the rooms (or floors), by their own room or, where enabled, by name.
 
         A device whose name contradicts its room is in both: 主卧's 客厅老伙计 answers to
         主卧 (where it is registered) and to 客厅 (what its name says), and is excluded by
         either, so an exclusion never acts on a device the user may have meant.
         """
-        targets = np.array([ids[word] for word in words], dtype=np.int32)
+        targets = np.array(
+            [
+                room_id
+                for word in words
+                for room_id in ((ids[word],) if word in ids else self.floor_index[word])
+            ],
+            dtype=np.int32,
+        )
         return np.isin(self.room_ids, targets) | (enabled & np.isin(name_rooms, targets))
 
     def _name_rooms(self, unknown: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
         """Return the room read from each name and which devices may use it."""
         if not unknown:
             return self.name_room_ids, self.conflict
-        ids = dict(self.room_index)
-        for term in unknown:
-            ids.setdefault(term, len(ids))
+        ids = self._ids_with(unknown)
         vocabulary = {word for word in ids if len(word) >= MIN_ROOM_WORD_CHARS}
         longest = max(map(len, vocabulary), default=0)
         name_rooms = self.name_room_ids.copy()
