@@ -2,10 +2,20 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+from typing import Any
+
 import pytest
+from homeassistant.core import HomeAssistant
+from homeassistant.setup import async_setup_component
+from homeassistant.util import dt as dt_util
+from pytest_homeassistant_custom_component.common import MockConfigEntry, async_fire_time_changed
 
 # Import the project's package before the plugin's testing_config/custom_components can shadow it.
 import custom_components.context_retrieval  # noqa: F401
+from custom_components.context_retrieval.const import DOMAIN, REBUILD_COOLDOWN, SERVICE_RETRIEVE
+
+from .home import build_home
 
 
 @pytest.fixture(autouse=True)
@@ -13,3 +23,58 @@ def _custom_integrations_for_hass_tests(request: pytest.FixtureRequest) -> None:
     """Let Home Assistant load custom integrations in every test that starts one."""
     if "hass" in request.fixturenames:
         request.getfixturevalue("enable_custom_integrations")
+
+
+@pytest.fixture
+async def ha_core(hass: HomeAssistant) -> HomeAssistant:
+    """Home Assistant with the integrations ours builds on (exposure settings, Assist)."""
+    hass.config.language = "zh-Hans"
+    assert await async_setup_component(hass, "homeassistant", {})
+    assert await async_setup_component(hass, "conversation", {})
+    return hass
+
+
+@pytest.fixture
+def entry_options() -> dict[str, Any]:
+    """Options of the config entry under test (offline parser by default)."""
+    return {}
+
+
+@pytest.fixture
+def config_entry(hass: HomeAssistant, entry_options: dict[str, Any]) -> MockConfigEntry:
+    """The integration's config entry, added but not set up."""
+    entry = MockConfigEntry(domain=DOMAIN, title="Context Retrieval", options=entry_options)
+    entry.add_to_hass(hass)
+    return entry
+
+
+@pytest.fixture
+async def home(ha_core: HomeAssistant) -> HomeAssistant:
+    """The test home (floors, areas, devices, entities, exposure)."""
+    devices_owner = MockConfigEntry(domain="test")
+    devices_owner.add_to_hass(ha_core)
+    build_home(ha_core, devices_owner)
+    await ha_core.async_block_till_done()
+    return ha_core
+
+
+@pytest.fixture
+async def loaded_entry(home: HomeAssistant, config_entry: MockConfigEntry) -> MockConfigEntry:
+    """The integration set up on the test home."""
+    assert await home.config_entries.async_setup(config_entry.entry_id)
+    await home.async_block_till_done()
+    return config_entry
+
+
+async def settle(hass: HomeAssistant) -> None:
+    """Let the index's debounce cooldown pass and the rebuild finish."""
+    await hass.async_block_till_done()
+    async_fire_time_changed(hass, dt_util.utcnow() + timedelta(seconds=REBUILD_COOLDOWN + 1))
+    await hass.async_block_till_done()
+
+
+async def call_retrieve(hass: HomeAssistant, text: str, **data: Any) -> dict[str, Any]:
+    """Call context_retrieval.retrieve and return its response."""
+    return await hass.services.async_call(
+        DOMAIN, SERVICE_RETRIEVE, {"text": text, **data}, blocking=True, return_response=True
+    )

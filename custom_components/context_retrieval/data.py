@@ -1,0 +1,62 @@
+"""Typed runtime data of a loaded config entry, and its settings."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from homeassistant.config_entries import ConfigEntry
+
+from .const import (
+    CONF_EMBEDDING_BACKEND,
+    CONF_LLM_API_KEY,
+    CONF_LLM_BASE_URL,
+    CONF_LLM_MODEL,
+    CONF_TOP_K,
+    DEFAULT_EMBEDDING_BACKEND,
+    DEFAULT_TOP_K,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from .conversation_states import ConversationStates
+    from .index import HomeIndexManager
+    from .parser import LLMParser
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """What the entry is configured with (options override data)."""
+
+    llm_base_url: str | None
+    llm_api_key: str | None
+    llm_model: str | None
+    embedding_backend: str
+    top_k: int
+
+    @classmethod
+    def from_entry(cls, entry: ConfigEntry) -> Settings:
+        """Return the settings of a config entry."""
+        merged: Mapping[str, Any] = {**entry.data, **entry.options}
+        return cls(
+            llm_base_url=merged.get(CONF_LLM_BASE_URL) or None,
+            llm_api_key=merged.get(CONF_LLM_API_KEY) or None,
+            llm_model=merged.get(CONF_LLM_MODEL) or None,
+            embedding_backend=merged.get(CONF_EMBEDDING_BACKEND, DEFAULT_EMBEDDING_BACKEND),
+            top_k=int(merged.get(CONF_TOP_K, DEFAULT_TOP_K)),
+        )
+
+
+@dataclass(slots=True)
+class ContextRetrievalData:
+    """Everything a loaded entry holds: the home's index, the parser and conversation memory."""
+
+    settings: Settings
+    index: HomeIndexManager
+    parser: LLMParser | None
+    """The LLM parser, None when no LLM is configured (the offline parser parses)."""
+    conversations: ConversationStates
+
+
+type ContextRetrievalConfigEntry = ConfigEntry[ContextRetrievalData]

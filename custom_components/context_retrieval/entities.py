@@ -1,0 +1,152 @@
+"""Entities exposed to Assist, with their names, areas and floors, as the engine's devices."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from homeassistant.components.conversation import DOMAIN as CONVERSATION_DOMAIN
+from homeassistant.components.homeassistant.exposed_entities import async_should_expose
+from homeassistant.const import ATTR_DEVICE_CLASS, ATTR_SUPPORTED_FEATURES
+from homeassistant.core import HomeAssistant, State, callback
+from homeassistant.helpers import area_registry as ar
+from homeassistant.helpers import device_registry as dr
+from homeassistant.helpers import entity_registry as er
+from homeassistant.helpers import floor_registry as fr
+from homeassistant.helpers import intent
+
+from .core import Device, Room
+from .entity_commands import EntityFacts, commands_for_entity
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+UNKNOWN_CATEGORY = "Unknown"
+DOMAIN_CATEGORIES: dict[str, str] = {
+    "light": "Light",
+    "switch": "Switch",
+    "input_boolean": "Switch",
+    "cover": "Blind",
+    "climate": "AirConditioner",
+    "fan": "Fan",
+    "media_player": "NetworkAudio",
+    "lock": "SmartLock",
+    "vacuum": "RobotCleaner",
+    "valve": "Valve",
+    "sensor": "Sensor",
+    "binary_sensor": "Sensor",
+    "scene": "Scene",
+    "script": "Scene",
+    "humidifier": "Humidifier",
+    "camera": "Camera",
+}
+"""Category of an entity by its domain (CONTRACT §3)."""
+DEVICE_CLASS_CATEGORIES: dict[tuple[str, str], str] = {
+    ("switch", "outlet"): "SmartPlug",
+    ("cover", "garage"): "GarageDoor",
+    ("media_player", "tv"): "Television",
+    ("humidifier", "dehumidifier"): "Dehumidifier",
+}
+"""Device classes that refine the domain's category (CONTRACT §3)."""
+
+
+def category_for(domain: str, device_class: str | None) -> str:
+    """Return the engine category of an entity of ``domain`` with ``device_class``."""
+    if device_class and (category := DEVICE_CLASS_CATEGORIES.get((domain, device_class))):
+        return category
+    return DOMAIN_CATEGORIES.get(domain, UNKNOWN_CATEGORY)
+
+
+@dataclass(frozen=True, slots=True)
+class ExposedEntity:
+    """One exposed entity as read on the event loop; turned into a Device off it."""
+
+    facts: EntityFacts
+    name: str
+    aliases: tuple[str, ...]
+    room: str
+
+    def to_device(self) -> Device:
+        """Return the engine's device (commands from the shipped entity spec)."""
+        domain = self.facts.entity_id.partition(".")[0]
+        return Device(
+            id=self.facts.entity_id,
+            name=self.name,
+            room=self.room,
+            category=category_for(domain, self.facts.device_class),
+            commands=commands_for_entity(self.facts),
+            aliases=list(self.aliases),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class HomeSnapshot:
+    """What the index is built from: the exposed entities and every area."""
+
+    entities: tuple[ExposedEntity, ...]
+    rooms: tuple[Room, ...]
+
+    def devices(self) -> list[Device]:
+        """Return the engine's devices of the snapshot."""
+        return [entity.to_device() for entity in self.entities]
+
+
+@callback
+def async_snapshot_home(hass: HomeAssistant) -> HomeSnapshot:
+    """Read the exposed entities and the areas from Home Assistant (event loop only)."""
+    areas = ar.async_get(hass)
+    floors = fr.async_get(hass)
+    entity_registry = er.async_get(hass)
+    device_registry = dr.async_get(hass)
+    entities = []
+    for state in hass.states.async_all():
+        if not async_should_expose(hass, CONVERSATION_DOMAIN, state.entity_id):
+            continue
+        entry = entity_registry.async_get(state.entity_id)
+        device = device_registry.async_get(entry.device_id) if entry and entry.device_id else None
+        area_id = er.async_get_effective_area_id(hass, entry) if entry else None
+        area = areas.async_get_area(area_id) if area_id else None
+        entities.append(
+            ExposedEntity(
+                facts=_facts(state, entry),
+                name=state.name.strip(),
+                aliases=_aliases(hass, state, entry, device),
+                room=area.name if area else "",
+            )
+        )
+    rooms = tuple(_room(area, floors) for area in areas.async_list_areas())
+    return HomeSnapshot(tuple(entities), rooms)
+
+
+def _facts(state: State, entry: er.RegistryEntry | None) -> EntityFacts:
+    """Return what the command spec needs to know about an entity."""
+    attributes: Mapping[str, Any] = state.attributes
+    device_class = (entry.device_class or entry.original_device_class) if entry else None
+    return EntityFacts(
+        entity_id=state.entity_id,
+        state=state.state,
+        attributes=attributes,
+        device_class=device_class or attributes.get(ATTR_DEVICE_CLASS),
+        supported_features=int(attributes.get(ATTR_SUPPORTED_FEATURES) or 0),
+    )
+
+
+def _aliases(
+    hass: HomeAssistant, state: State, entry: er.RegistryEntry | None, device: dr.DeviceEntry | None
+) -> tuple[str, ...]:
+    """Return the other names of an entity: its aliases, then its device's names (never joined)."""
+    names = intent.async_get_entity_aliases(hass, entry, state=state)
+    if device is not None:
+        names.extend(name for name in (device.name_by_user, device.name) if name)
+    own = state.name.strip()
+    return tuple(dict.fromkeys(name.strip() for name in names if name and name.strip() != own))
+
+
+def _room(area: ar.AreaEntry, floors: fr.FloorRegistry) -> Room:
+    """Return an area as a room: its aliases, and its floor's name and aliases."""
+    floor = floors.async_get_floor(area.floor_id) if area.floor_id else None
+    return Room(
+        name=area.name,
+        aliases=tuple(sorted(area.aliases)),
+        floor_names=(floor.name, *sorted(floor.aliases)) if floor else (),
+    )

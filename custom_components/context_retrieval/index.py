@@ -1,0 +1,177 @@
+"""The home's retrieval index: built off the event loop, rebuilt (debounced) when the home changes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from time import perf_counter
+from typing import TYPE_CHECKING, Any
+
+from homeassistant.components.conversation import DOMAIN as CONVERSATION_DOMAIN
+from homeassistant.components.homeassistant.exposed_entities import async_listen_entity_updates
+from homeassistant.const import ATTR_FRIENDLY_NAME, ATTR_SUPPORTED_FEATURES, EVENT_STATE_CHANGED
+from homeassistant.core import CALLBACK_TYPE, EventStateChangedData, HomeAssistant, State, callback
+from homeassistant.helpers import area_registry as ar
+from homeassistant.helpers import device_registry as dr
+from homeassistant.helpers import entity_registry as er
+from homeassistant.helpers import floor_registry as fr
+from homeassistant.helpers.debounce import Debouncer
+from homeassistant.util import dt as dt_util
+
+from .const import LOGGER, REBUILD_COOLDOWN
+from .core import Device, HomeIndex, build_vector_searcher
+from .entities import HomeSnapshot, async_snapshot_home
+
+if TYPE_CHECKING:
+    from datetime import datetime
+
+    from .core import Room
+
+IGNORED_ENTITY_CHANGES = frozenset({"options"})
+"""Entity registry changes that never change the index (async_should_expose itself writes options)."""
+DEVICE_CHANGES = frozenset({"name", "name_by_user", "area_id", "disabled_by"})
+"""Device registry changes that reach an entity's aliases or room."""
+
+
+@dataclass(frozen=True, slots=True)
+class BuiltHome:
+    """One immutable build: the devices, their index and when it was made."""
+
+    devices: tuple[Device, ...]
+    rooms: tuple[Room, ...]
+    index: HomeIndex
+    built_at: datetime
+    build_seconds: float
+    by_id: dict[str, Device] = field(repr=False)
+
+    def stats(self) -> dict[str, Any]:
+        """Return figures about the build, for diagnostics."""
+        return {
+            "devices": len(self.devices),
+            "rooms": len(self.rooms),
+            "commands": sum(len(device.commands) for device in self.devices),
+            "categories": sorted({device.category for device in self.devices}),
+            "built_at": self.built_at.isoformat(),
+            "build_seconds": round(self.build_seconds, 4),
+        }
+
+
+def build_home(snapshot: HomeSnapshot) -> BuiltHome:
+    """Return the devices and index of a snapshot (CPU work: run it in an executor)."""
+    started = perf_counter()
+    devices = tuple(snapshot.devices())
+    index = build_vector_searcher(devices, rooms=snapshot.rooms)
+    return BuiltHome(
+        devices=devices,
+        rooms=snapshot.rooms,
+        index=index,
+        built_at=dt_util.utcnow(),
+        build_seconds=perf_counter() - started,
+        by_id={device.id: device for device in devices},
+    )
+
+
+def _command_signature(state: State) -> tuple[Any, ...]:
+    """Return what of a state shapes the entity's name and commands (not its changing values).
+
+    The set of attribute names tells when a readable attribute appears or goes (an
+    entity becoming available); list attributes hold the modes and sources offered.
+    """
+    attributes = state.attributes
+    return (
+        attributes.get(ATTR_FRIENDLY_NAME),
+        attributes.get(ATTR_SUPPORTED_FEATURES),
+        frozenset(attributes),
+        tuple((key, tuple(value)) for key, value in attributes.items() if isinstance(value, list)),
+    )
+
+
+@callback
+def _state_changes_commands(event_data: EventStateChangedData) -> bool:
+    """Return True when a state change adds, removes, renames or reshapes an entity."""
+    old, new = event_data["old_state"], event_data["new_state"]
+    if old is None or new is None:
+        return True
+    return _command_signature(old) != _command_signature(new)
+
+
+@callback
+def _entity_change_matters(event_data: er.EventEntityRegistryUpdatedData) -> bool:
+    """Return True unless the entity registry only recorded options (exposure defaults)."""
+    if event_data["action"] != "update":
+        return True
+    return not set(event_data["changes"]) <= IGNORED_ENTITY_CHANGES
+
+
+@callback
+def _device_change_matters(event_data: dr.EventDeviceRegistryUpdatedData) -> bool:
+    """Return True when a device was added, removed, renamed or moved."""
+    if event_data["action"] != "update":
+        return True
+    return bool(DEVICE_CHANGES & set(event_data["changes"]))
+
+
+async def _async_build(hass: HomeAssistant) -> BuiltHome:
+    """Snapshot the home on the loop, then build its index in the executor."""
+    built = await hass.async_add_executor_job(build_home, async_snapshot_home(hass))
+    LOGGER.debug(
+        "Indexed %d exposed entities in %d areas in %.3f s",
+        len(built.devices),
+        len(built.rooms),
+        built.build_seconds,
+    )
+    return built
+
+
+class HomeIndexManager:
+    """Keep the current build of the home; rebuild it off the event loop when the home changes.
+
+    A request always reads ``current``; a rebuild swaps it in only when complete, so a
+    request that arrives during a rebuild uses the previous index.
+    """
+
+    def __init__(self, hass: HomeAssistant, current: BuiltHome) -> None:
+        """Keep ``current`` until the first rebuild; call ``async_listen`` to follow changes."""
+        self.hass = hass
+        self.current = current
+        self.rebuilds = 0
+        self._debouncer: Debouncer[Any] = Debouncer(
+            hass, LOGGER, cooldown=REBUILD_COOLDOWN, immediate=False, function=self.async_rebuild
+        )
+        self._unsubscribe: list[CALLBACK_TYPE] = []
+
+    @classmethod
+    async def async_create(cls, hass: HomeAssistant) -> HomeIndexManager:
+        """Return a manager holding a first build of the home."""
+        return cls(hass, await _async_build(hass))
+
+    async def async_rebuild(self) -> None:
+        """Build the home again and swap the new build in."""
+        self.current = await _async_build(self.hass)
+        self.rebuilds += 1
+
+    @callback
+    def async_schedule_rebuild(self, *_: Any) -> None:
+        """Rebuild after the home has been quiet for a moment."""
+        self._debouncer.async_schedule_call()
+
+    @callback
+    def async_listen(self) -> None:
+        """Rebuild on registry, state (added, removed, renamed, reshaped) and exposure changes."""
+        bus = self.hass.bus
+        schedule = self.async_schedule_rebuild
+        self._unsubscribe = [
+            bus.async_listen(er.EVENT_ENTITY_REGISTRY_UPDATED, schedule, event_filter=_entity_change_matters),
+            bus.async_listen(dr.EVENT_DEVICE_REGISTRY_UPDATED, schedule, event_filter=_device_change_matters),
+            bus.async_listen(ar.EVENT_AREA_REGISTRY_UPDATED, schedule),
+            bus.async_listen(fr.EVENT_FLOOR_REGISTRY_UPDATED, schedule),
+            bus.async_listen(EVENT_STATE_CHANGED, schedule, event_filter=_state_changes_commands),
+            async_listen_entity_updates(self.hass, CONVERSATION_DOMAIN, schedule),
+        ]
+
+    @callback
+    def async_stop(self) -> None:
+        """Stop listening and drop any pending rebuild."""
+        for unsubscribe in self._unsubscribe:
+            unsubscribe()
+        self._unsubscribe.clear()
+        self._debouncer.async_shutdown()

@@ -1,0 +1,62 @@
+"""Set-up of the integration: the service, and per entry the index, the parser and conversation memory."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from homeassistant.helpers import config_validation as cv
+from homeassistant.helpers.aiohttp_client import async_get_clientsession
+from homeassistant.helpers.start import async_at_started
+
+from .clients.openai_chat import OpenAICompatibleChat
+from .const import DOMAIN
+from .conversation_states import ConversationStates
+from .data import ContextRetrievalConfigEntry, ContextRetrievalData, Settings
+from .index import HomeIndexManager
+from .parser import LLMParser
+from .services import async_setup_services
+
+if TYPE_CHECKING:
+    from homeassistant.core import HomeAssistant
+    from homeassistant.helpers.typing import ConfigType
+
+CONFIG_SCHEMA = cv.config_entry_only_config_schema(DOMAIN)
+
+
+async def async_setup(hass: HomeAssistant, config: ConfigType) -> bool:  # noqa: ARG001 - HA signature
+    """Register the service; it answers once an entry is loaded."""
+    async_setup_services(hass)
+    return True
+
+
+async def async_setup_entry(hass: HomeAssistant, entry: ContextRetrievalConfigEntry) -> bool:
+    """Index the exposed entities, follow their changes and keep the parser ready."""
+    settings = Settings.from_entry(entry)
+    parser = None
+    if settings.llm_base_url and settings.llm_model:
+        client = OpenAICompatibleChat(
+            async_get_clientsession(hass),
+            settings.llm_base_url,
+            settings.llm_api_key or "",
+            settings.llm_model,
+        )
+        parser = LLMParser(client)
+    index = await HomeIndexManager.async_create(hass)
+    index.async_listen()
+    entry.async_on_unload(index.async_stop)
+    if not hass.is_running:
+        # Entities keep arriving while Home Assistant starts; index them all once it has.
+        entry.async_on_unload(async_at_started(hass, lambda _: index.async_schedule_rebuild()))
+    entry.runtime_data = ContextRetrievalData(settings, index, parser, ConversationStates())
+    entry.async_on_unload(entry.add_update_listener(_async_reload_on_update))
+    return True
+
+
+async def async_unload_entry(hass: HomeAssistant, entry: ContextRetrievalConfigEntry) -> bool:  # noqa: ARG001
+    """Unload an entry (its listeners go with ``async_on_unload``)."""
+    return True
+
+
+async def _async_reload_on_update(hass: HomeAssistant, entry: ContextRetrievalConfigEntry) -> None:
+    """Reload the entry when its options change."""
+    await hass.config_entries.async_reload(entry.entry_id)

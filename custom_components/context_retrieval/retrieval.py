@@ -1,0 +1,96 @@
+"""One retrieval request: parse (LLM, else offline), run the engine, shape the answer as JSON."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .clients.openai_chat import ChatError
+from .core import render_yaml_context, retrieve
+
+if TYPE_CHECKING:
+    from .core import Candidate, Device, Group, RetrievalResult
+    from .data import ContextRetrievalData
+    from .index import BuiltHome
+
+FIELD_SEPARATOR = ":"
+"""A command id is ``<service>`` or ``<service>:<field>`` (``light.turn_on:brightness_pct``)."""
+SCORE_DIGITS = 4
+
+
+async def async_retrieve(
+    data: ContextRetrievalData, text: str, *, top_k: int | None = None, conversation_id: str | None = None
+) -> dict[str, Any]:
+    """Return the service response for an utterance (CONTRACT §4)."""
+    home = data.index.current
+    llm_meta: dict[str, Any] = {}
+    llm = None
+    if data.parser is not None:
+        answer = await data.parser.async_parse(home.index.system_prompt, text)
+        if isinstance(answer, ChatError):
+            llm_meta = {"llm_error": type(answer).__name__, "fallback": "offline_parser"}
+        else:
+            llm = answer
+    state = data.conversations.get(conversation_id)
+    results = retrieve(
+        text, home.devices, llm, state, top_k=top_k or data.settings.top_k, vector_searcher=home.index
+    )
+    if data.parser is not None and llm is not None:
+        if any(result.meta.get("parse") == "degraded" for result in results):
+            data.parser.report_failure("its answer was not the command format")
+        else:
+            data.parser.report_success()
+    for result in results:
+        result.meta.update(llm_meta)
+    return {
+        "results": [_result_json(result, home) for result in results],
+        "yaml": render_yaml_context(results, list(home.devices)),
+    }
+
+
+def split_command_id(command_id: str | None) -> tuple[str | None, str | None]:
+    """Return the service (or ``state``) and the field of a command id."""
+    if command_id is None:
+        return None, None
+    service, _, field = command_id.partition(FIELD_SEPARATOR)
+    return service, field or None
+
+
+def _result_json(result: RetrievalResult, home: BuiltHome) -> dict[str, Any]:
+    """Return one command's result as JSON."""
+    return {
+        "command": result.command.to_dict(),
+        "candidates": [
+            _candidate_json(candidate, result.groups, home.by_id) for candidate in result.candidates
+        ],
+        "hint": result.hint,
+        "meta": result.meta,
+    }
+
+
+def _candidate_json(
+    candidate: Candidate, groups: dict[str, Group], devices: dict[str, Device]
+) -> dict[str, Any]:
+    """Return a candidate with its name and room (a group's members and shared room)."""
+    service, field = split_command_id(candidate.capability_id)
+    found: dict[str, Any] = {
+        "entity_id": candidate.entity_id,
+        "kind": candidate.entity_kind,
+        "capability_id": service,
+    }
+    if field is not None:
+        found["field"] = field
+    if candidate.entity_kind == "group":
+        group = groups[candidate.entity_id]
+        rooms = {devices[device_id].room for device_id in group.device_ids if device_id in devices}
+        found |= {"name": group.name, "room": rooms.pop() if len(rooms) == 1 else None}
+        found["device_ids"] = list(group.device_ids)
+    else:
+        device = devices.get(candidate.entity_id)
+        found |= {"name": device.name if device else None, "room": (device.room or None) if device else None}
+    found |= {
+        "score": round(candidate.total_score, SCORE_DIGITS),
+        "keyword_score": round(candidate.keyword_score, SCORE_DIGITS),
+        "vector_score": round(candidate.vector_score, SCORE_DIGITS),
+        "reasons": list(candidate.reasons),
+    }
+    return found

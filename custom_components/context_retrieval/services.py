@@ -1,0 +1,117 @@
+"""The ``context_retrieval.retrieve`` service (CONTRACT §4)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import voluptuous as vol
+from homeassistant.core import HomeAssistant, ServiceCall, ServiceResponse, SupportsResponse, callback
+from homeassistant.exceptions import ServiceValidationError
+
+from .const import (
+    ATTR_CONVERSATION_ID,
+    ATTR_TEXT,
+    ATTR_TOP_K,
+    DOMAIN,
+    MAX_CONVERSATION_ID_LENGTH,
+    MAX_TEXT_LENGTH,
+    MAX_TOP_K,
+    MIN_TOP_K,
+    SERVICE_RETRIEVE,
+)
+from .retrieval import async_retrieve
+
+if TYPE_CHECKING:
+    from .data import ContextRetrievalConfigEntry
+
+
+def _text(value: Any) -> str:
+    """Return the utterance, stripped; reject anything else than non-empty, bounded text."""
+    if not isinstance(value, str) or not value.strip() or len(value) > MAX_TEXT_LENGTH:
+        raise vol.Invalid("invalid text")
+    return value.strip()
+
+
+def _top_k(value: Any) -> int:
+    """Return a whole number of candidates within the bounds (5, 5.0 and "5" are the same)."""
+    if isinstance(value, bool):
+        raise vol.Invalid("invalid top_k")
+    try:
+        number = float(value)
+    except (TypeError, ValueError) as err:
+        raise vol.Invalid("invalid top_k") from err
+    if not number.is_integer() or not MIN_TOP_K <= number <= MAX_TOP_K:
+        raise vol.Invalid("invalid top_k")
+    return int(number)
+
+
+def _conversation_id(value: Any) -> str:
+    """Return a bounded conversation id (text, or a number given as one)."""
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        raise vol.Invalid("invalid conversation_id")
+    text = str(value).strip()
+    if not text or len(text) > MAX_CONVERSATION_ID_LENGTH:
+        raise vol.Invalid("invalid conversation_id")
+    return text
+
+
+RETRIEVE_SCHEMA = vol.Schema(
+    {
+        vol.Required(ATTR_TEXT): _text,
+        vol.Optional(ATTR_TOP_K): _top_k,
+        vol.Optional(ATTR_CONVERSATION_ID): _conversation_id,
+    }
+)
+FIELD_ERRORS: dict[str, tuple[str, dict[str, str]]] = {
+    ATTR_TEXT: ("invalid_text", {"max_length": str(MAX_TEXT_LENGTH)}),
+    ATTR_TOP_K: ("invalid_top_k", {"minimum": str(MIN_TOP_K), "maximum": str(MAX_TOP_K)}),
+    ATTR_CONVERSATION_ID: ("invalid_conversation_id", {"max_length": str(MAX_CONVERSATION_ID_LENGTH)}),
+}
+"""Translation key and placeholders of the error for each field."""
+
+
+def validate_request(data: dict[str, Any]) -> dict[str, Any]:
+    """Return the validated request; raise a translated error naming the first bad field."""
+    try:
+        return RETRIEVE_SCHEMA(dict(data))
+    except vol.Invalid as err:
+        errors = err.errors if isinstance(err, vol.MultipleInvalid) else [err]
+        field = str(errors[0].path[0]) if errors[0].path else ATTR_TEXT
+        if field not in FIELD_ERRORS:
+            raise ServiceValidationError(
+                translation_domain=DOMAIN,
+                translation_key="unknown_field",
+                translation_placeholders={"field": field},
+            ) from err
+        key, placeholders = FIELD_ERRORS[field]
+        raise ServiceValidationError(
+            translation_domain=DOMAIN, translation_key=key, translation_placeholders=placeholders
+        ) from err
+
+
+def _loaded_entry(hass: HomeAssistant) -> ContextRetrievalConfigEntry:
+    """Return the loaded config entry, or raise a translated error."""
+    entries: list[ContextRetrievalConfigEntry] = hass.config_entries.async_loaded_entries(DOMAIN)
+    if not entries:
+        raise ServiceValidationError(translation_domain=DOMAIN, translation_key="no_loaded_entry")
+    return entries[0]
+
+
+@callback
+def async_setup_services(hass: HomeAssistant) -> None:
+    """Register ``context_retrieval.retrieve`` (once, for whichever entry is loaded)."""
+
+    async def async_handle_retrieve(call: ServiceCall) -> ServiceResponse:
+        """Return the devices and commands the utterance needs."""
+        request = validate_request(call.data)
+        entry = _loaded_entry(hass)
+        return await async_retrieve(
+            entry.runtime_data,
+            request[ATTR_TEXT],
+            top_k=request.get(ATTR_TOP_K),
+            conversation_id=request.get(ATTR_CONVERSATION_ID),
+        )
+
+    hass.services.async_register(
+        DOMAIN, SERVICE_RETRIEVE, async_handle_retrieve, supports_response=SupportsResponse.ONLY
+    )

@@ -1,0 +1,165 @@
+"""The index follows the home: debounced rebuilds off the event loop on every kind of change."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from datetime import timedelta
+
+from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
+from homeassistant.helpers import area_registry as ar
+from homeassistant.helpers import device_registry as dr
+from homeassistant.helpers import entity_registry as er
+from homeassistant.helpers import floor_registry as fr
+from homeassistant.util import dt as dt_util
+from pytest_homeassistant_custom_component.common import MockConfigEntry, async_fire_time_changed
+
+from custom_components.context_retrieval import index as index_module
+from custom_components.context_retrieval.const import REBUILD_COOLDOWN
+
+from .conftest import call_retrieve, settle
+from .home import LIGHT_ATTRS, TestEntity, add_entity
+
+
+def current(entry: MockConfigEntry):
+    return entry.runtime_data.index.current
+
+
+def device(entry: MockConfigEntry, entity_id: str):
+    return current(entry).by_id.get(entity_id)
+
+
+async def test_setup_builds_the_index_of_the_exposed_entities(loaded_entry):
+    assert len(current(loaded_entry).devices) == 8
+    assert loaded_entry.runtime_data.index.rebuilds == 0
+
+
+async def test_entity_rename_and_aliases_are_picked_up(loaded_entry, home):
+    registry = er.async_get(home)
+    registry.async_update_entity("light.kitchen", aliases=[er.COMPUTED_NAME, "灶台灯"])
+    await settle(home)
+    assert "灶台灯" in device(loaded_entry, "light.kitchen").aliases
+    home.states.async_set("light.kitchen", "off", {**LIGHT_ATTRS, "friendly_name": "橱柜灯"})
+    await settle(home)
+    assert device(loaded_entry, "light.kitchen").name == "橱柜灯"
+
+
+async def test_entity_area_change_moves_it(loaded_entry, home):
+    bedroom = ar.async_get(home).async_get_area_by_name("卧室")
+    er.async_get(home).async_update_entity("light.kitchen", area_id=bedroom.id)
+    await settle(home)
+    assert device(loaded_entry, "light.kitchen").room == "卧室"
+
+
+async def test_device_area_and_name_changes_reach_its_entities(loaded_entry, home):
+    devices = dr.async_get(home)
+    ac = devices.async_get(er.async_get(home).async_get("climate.living_ac").device_id)
+    bedroom = ar.async_get(home).async_get_area_by_name("卧室")
+    devices.async_update_device(ac.id, area_id=bedroom.id, name_by_user="格力空调")
+    await settle(home)
+    climate = device(loaded_entry, "climate.living_ac")
+    assert climate.room == "卧室"
+    assert "格力空调" in climate.aliases
+
+
+async def test_area_and_floor_aliases_are_picked_up(loaded_entry, home):
+    areas, floors = ar.async_get(home), fr.async_get(home)
+    kitchen = areas.async_get_area_by_name("厨房")
+    areas.async_update(kitchen.id, aliases={"灶间"})
+    floor = floors.async_get_floor_by_name("二楼")
+    floors.async_update(floor.floor_id, aliases={"楼上"})
+    await settle(home)
+    rooms = {room.name: room for room in current(loaded_entry).rooms}
+    assert rooms["厨房"].aliases == ("灶间",)
+    assert "楼上" in rooms["卧室"].floor_names
+    [result] = (await call_retrieve(home, "楼上的灯都打开"))["results"]
+    assert {c["entity_id"] for c in result["candidates"]} | {
+        d for c in result["candidates"] for d in c.get("device_ids", [])
+    } >= {"light.bedside"}
+
+
+async def test_entities_added_and_removed(loaded_entry, home):
+    owner = MockConfigEntry(domain="test")
+    owner.add_to_hass(home)
+    add_entity(home, TestEntity("light.study", "书桌灯", "off", LIGHT_ATTRS, area="卧室"), owner)
+    await settle(home)
+    assert device(loaded_entry, "light.study") is not None
+    home.states.async_remove("light.study")
+    await settle(home)
+    assert device(loaded_entry, "light.study") is None
+
+
+async def test_exposure_changes_are_picked_up(loaded_entry, home):
+    async_expose_entity(home, "conversation", "light.kitchen", False)
+    await settle(home)
+    assert device(loaded_entry, "light.kitchen") is None
+    async_expose_entity(home, "conversation", "light.hidden", True)
+    await settle(home)
+    assert device(loaded_entry, "light.hidden") is not None
+
+
+async def test_a_readable_attribute_appearing_reshapes_the_commands(loaded_entry, home):
+    home.states.async_set("light.kitchen", "unavailable", {"friendly_name": "厨房灯"})
+    await settle(home)
+    assert "light.turn_on:brightness_pct" not in {
+        c.id for c in device(loaded_entry, "light.kitchen").commands
+    }
+    home.states.async_set("light.kitchen", "on", {**LIGHT_ATTRS, "friendly_name": "厨房灯"})
+    await settle(home)
+    assert "light.turn_on:brightness_pct" in {c.id for c in device(loaded_entry, "light.kitchen").commands}
+
+
+async def test_state_values_and_exposure_defaults_do_not_rebuild(loaded_entry, home):
+    manager = loaded_entry.runtime_data.index
+    home.states.async_set("light.kitchen", "on", {**LIGHT_ATTRS, "friendly_name": "厨房灯", "brightness": 3})
+    home.states.async_set(
+        "sensor.living_temperature", "27.1", home.states.get("sensor.living_temperature").attributes
+    )
+    er.async_get(home).async_update_entity_options("light.kitchen", "cloud.google_assistant", {"x": 1})
+    await settle(home)
+    assert manager.rebuilds == 0
+
+
+async def test_a_burst_of_changes_rebuilds_once(loaded_entry, home):
+    registry = er.async_get(home)
+    for n in range(10):
+        registry.async_update_entity("light.kitchen", aliases=[er.COMPUTED_NAME, f"灯{n}"])
+    await settle(home)
+    assert loaded_entry.runtime_data.index.rebuilds == 1
+    assert "灯9" in device(loaded_entry, "light.kitchen").aliases
+
+
+async def test_rebuild_runs_off_the_loop_and_requests_meanwhile_use_the_previous_index(
+    loaded_entry, home, monkeypatch
+):
+    started, release = threading.Event(), threading.Event()
+    threads: list[int] = []
+    build = index_module.build_home
+
+    def slow_build(snapshot):
+        threads.append(threading.get_ident())
+        started.set()
+        release.wait(5)
+        return build(snapshot)
+
+    monkeypatch.setattr(index_module, "build_home", slow_build)
+    previous = current(loaded_entry)
+    er.async_get(home).async_update_entity("light.kitchen", aliases=[er.COMPUTED_NAME, "灶台灯"])
+    async_fire_time_changed(home, dt_util.utcnow() + timedelta(seconds=REBUILD_COOLDOWN + 1))
+    await asyncio.get_running_loop().run_in_executor(None, started.wait, 5)
+    [result] = (await call_retrieve(home, "打开厨房灯"))["results"]
+    assert result["candidates"][0]["entity_id"] == "light.kitchen"
+    assert current(loaded_entry) is previous
+    release.set()
+    await home.async_block_till_done()
+    assert current(loaded_entry) is not previous
+    assert threads
+    assert threads[0] != threading.get_ident()
+
+
+async def test_unload_stops_listening(loaded_entry, home):
+    manager = loaded_entry.runtime_data.index
+    assert await home.config_entries.async_unload(loaded_entry.entry_id)
+    er.async_get(home).async_update_entity("light.kitchen", aliases=["别名"])
+    await settle(home)
+    assert manager.rebuilds == 0

@@ -1,0 +1,65 @@
+"""Set-up, unload and reload of the config entry."""
+
+from __future__ import annotations
+
+from homeassistant.config_entries import ConfigEntryState
+from homeassistant.core import CoreState, HomeAssistant
+from homeassistant.setup import async_setup_component
+
+from custom_components.context_retrieval.const import DOMAIN, SERVICE_RETRIEVE
+from custom_components.context_retrieval.data import Settings
+
+from .conftest import call_retrieve, settle
+
+
+async def test_setup_loads_the_entry_with_typed_runtime_data(loaded_entry, home: HomeAssistant):
+    assert loaded_entry.state is ConfigEntryState.LOADED
+    data = loaded_entry.runtime_data
+    assert data.settings == Settings(
+        llm_base_url=None, llm_api_key=None, llm_model=None, embedding_backend="local", top_k=5
+    )
+    assert data.parser is None  # no LLM configured: the offline parser parses
+    assert home.services.has_service(DOMAIN, SERVICE_RETRIEVE)
+
+
+async def test_the_service_exists_without_an_entry(ha_core: HomeAssistant):
+    assert await async_setup_component(ha_core, DOMAIN, {})
+    assert ha_core.services.has_service(DOMAIN, SERVICE_RETRIEVE)
+
+
+async def test_unload_and_setup_again(loaded_entry, home):
+    assert await home.config_entries.async_unload(loaded_entry.entry_id)
+    assert loaded_entry.state is ConfigEntryState.NOT_LOADED
+    assert await home.config_entries.async_setup(loaded_entry.entry_id)
+    assert loaded_entry.state is ConfigEntryState.LOADED
+
+
+async def test_an_options_change_reloads_the_entry(loaded_entry, home):
+    home.config_entries.async_update_entry(loaded_entry, options={"top_k": 1})
+    await home.async_block_till_done()
+    assert loaded_entry.state is ConfigEntryState.LOADED
+    assert loaded_entry.runtime_data.settings.top_k == 1
+    [result] = (await call_retrieve(home, "打开"))["results"]
+    assert len(result["candidates"]) == 1
+
+
+async def test_an_llm_in_the_options_makes_a_parser(home, config_entry):
+    home.config_entries.async_update_entry(
+        config_entry, options={"llm_base_url": "http://127.0.0.1:9/v1", "llm_model": "m"}
+    )
+    assert await home.config_entries.async_setup(config_entry.entry_id)
+    assert config_entry.runtime_data.parser is not None
+
+
+async def test_setup_while_home_assistant_starts_indexes_again_once_started(hass, config_entry):
+    hass.set_state(CoreState.starting)
+    assert await async_setup_component(hass, "homeassistant", {})
+    assert await async_setup_component(hass, "conversation", {})
+    assert await hass.config_entries.async_setup(config_entry.entry_id)
+    hass.states.async_set(
+        "light.late", "off", {"friendly_name": "晚到的灯", "supported_color_modes": ["onoff"]}
+    )
+    await hass.async_start()
+    await hass.async_block_till_done()
+    await settle(hass)
+    assert "light.late" in config_entry.runtime_data.index.current.by_id

@@ -1,0 +1,106 @@
+"""Parsing through an OpenAI-compatible endpoint, and every way back to the offline parser."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+from homeassistant.core import HomeAssistant
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+
+from custom_components.context_retrieval.const import DOMAIN
+
+from .conftest import call_retrieve
+from .openai_server import FakeOpenAI, Reply
+
+pytestmark = pytest.mark.usefixtures("socket_enabled")
+
+WIRE = '[{"a":"关闭","s":"卧室","n":"床头灯","t":"Light","q":"one"}]'
+
+
+@pytest.fixture
+async def llm_server():
+    server = FakeOpenAI([Reply(content=WIRE)])
+    yield server
+    await server.close()
+
+
+@pytest.fixture
+async def llm_entry(home: HomeAssistant, llm_server: FakeOpenAI) -> MockConfigEntry:
+    base_url = await llm_server.start()
+    options = {"llm_base_url": base_url, "llm_api_key": "sk-test", "llm_model": "qwen-flash"}
+    entry = MockConfigEntry(domain=DOMAIN, options=options)
+    entry.add_to_hass(home)
+    assert await home.config_entries.async_setup(entry.entry_id)
+    await home.async_block_till_done()
+    return entry
+
+
+def llm_warnings(caplog: pytest.LogCaptureFixture) -> list[str]:
+    return [
+        r.getMessage()
+        for r in caplog.records
+        if r.levelno == logging.WARNING and "parsing LLM" in r.getMessage()
+    ]
+
+
+async def test_the_llm_parses_with_the_home_in_its_prompt(llm_entry, llm_server, home):
+    [result] = (await call_retrieve(home, "把床头那盏关了"))["results"]
+    assert result["meta"]["parse"] == "llm"
+    assert result["command"] == {"a": "关闭", "s": "卧室", "n": "床头灯", "t": "Light", "q": "one"}
+    assert result["candidates"][0]["entity_id"] == "light.bedside"
+    [request] = llm_server.requests
+    assert request["model"] == "qwen-flash"
+    system, user = request["messages"]
+    assert user == {"role": "user", "content": "把床头那盏关了"}
+    for word in ("客厅", "起居室", "一楼"):
+        assert word in system["content"]
+
+
+@pytest.mark.parametrize(
+    ("reply", "error"),
+    [
+        (Reply(status=401, body='{"error": {"message": "bad key"}}'), "ChatAuthError"),
+        (Reply(status=500, body="oops"), None),
+        (Reply(status=429, body="{}", headers={"Retry-After": "60"}), None),
+        (Reply(status=200, body="not json"), None),
+        (Reply(status=200, body='{"choices": []}'), None),
+    ],
+)
+async def test_a_failing_endpoint_falls_back_to_the_offline_parser(llm_entry, llm_server, home, reply, error):
+    llm_server.answer(reply)
+    [result] = (await call_retrieve(home, "关掉床头灯"))["results"]
+    assert result["meta"]["parse"] == "offline"
+    assert result["meta"]["fallback"] == "offline_parser"
+    if error:
+        assert result["meta"]["llm_error"] == error
+    assert result["candidates"][0]["entity_id"] == "light.bedside"
+
+
+async def test_a_slow_endpoint_times_out_into_the_offline_parser(llm_entry, llm_server, home):
+    llm_entry.runtime_data.parser.client.timeout = 0.2
+    llm_server.answer(Reply(content=WIRE, delay=1.0))
+    [result] = (await call_retrieve(home, "关掉床头灯"))["results"]
+    assert result["meta"]["llm_error"] == "ChatConnectionError"
+    assert result["candidates"][0]["entity_id"] == "light.bedside"
+
+
+async def test_a_nonsense_answer_is_read_from_the_raw_text(llm_entry, llm_server, home):
+    llm_server.answer(Reply(content="好的，我这就帮您关灯！"))
+    [result] = (await call_retrieve(home, "关掉床头灯"))["results"]
+    assert result["meta"]["parse"] == "degraded"
+    assert result["candidates"][0]["entity_id"] == "light.bedside"
+
+
+async def test_an_outage_is_logged_once_and_its_end_once(llm_entry, llm_server, home, caplog):
+    caplog.set_level(logging.INFO)
+    llm_server.answer(Reply(status=500, body="down"))
+    for _ in range(3):
+        await call_retrieve(home, "关掉床头灯")
+    assert len(llm_warnings(caplog)) == 1
+    llm_server.answer(Reply(content=WIRE))
+    assert (await call_retrieve(home, "关掉床头灯"))["results"][0]["meta"]["parse"] == "llm"
+    assert any("answers again" in r.getMessage() for r in caplog.records)
+    llm_server.answer(Reply(status=500, body="down"))
+    await call_retrieve(home, "关掉床头灯")
+    assert len(llm_warnings(caplog)) == 2
