@@ -2,74 +2,79 @@
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass
-from http import HTTPStatus
+from typing import ClassVar, Final
 
-import aiohttp
+from .openai_compatible import (
+    EndpointAuthError,
+    EndpointConnectionError,
+    EndpointError,
+    EndpointRateLimitError,
+    EndpointResponseError,
+    ErrorClasses,
+    OpenAICompatibleClient,
+)
 
-DEFAULT_TIMEOUT = 30.0
-"""Seconds one parse may take before the offline parser takes over."""
-MAX_OUTPUT_TOKENS = 512
+MAX_OUTPUT_TOKENS: Final = 512
 """The wire format is compact; a parse never needs more."""
+VALIDATION_SYSTEM_PROMPT: Final = "Answer with one word."
+VALIDATION_USER_TEXT: Final = "Ping?"
 
 
-class ChatError(Exception):
-    """The chat endpoint could not produce an answer."""
+class ChatError(EndpointError):
+    """The chat endpoint gave no usable answer."""
 
 
-class ChatAuthError(ChatError):
-    """The endpoint rejected the API key (401/403)."""
+class ChatAuthError(ChatError, EndpointAuthError):
+    """The chat endpoint rejected the API key (401/403)."""
 
 
-class ChatConnectionError(ChatError):
-    """The endpoint could not be reached or timed out."""
+class ChatConnectionError(ChatError, EndpointConnectionError):
+    """The chat endpoint could not be reached, timed out or failed (5xx)."""
+
+
+class ChatRateLimitError(ChatError, EndpointRateLimitError):
+    """The chat endpoint answered 429 for longer than a parse may wait."""
+
+
+class ChatResponseError(ChatError, EndpointResponseError):
+    """The chat endpoint answered, but not with ``choices[0].message.content`` text."""
 
 
 @dataclass(slots=True)
-class OpenAICompatibleChat:
+class OpenAICompatibleChat(OpenAICompatibleClient):
     """Ask an OpenAI-compatible ``/chat/completions`` endpoint for one answer."""
 
-    session: aiohttp.ClientSession
-    base_url: str
-    api_key: str
-    model: str
-    timeout: float = DEFAULT_TIMEOUT
+    errors: ClassVar[ErrorClasses] = ErrorClasses(
+        ChatAuthError, ChatConnectionError, ChatRateLimitError, ChatResponseError
+    )
 
     async def async_complete(self, system_prompt: str, user_text: str) -> str:
         """Return the assistant message for a system prompt and a user utterance."""
-        url = f"{self.base_url.rstrip('/')}/chat/completions"
-        payload = {
-            "model": self.model,
-            "messages": [
-                {"role": "system", "content": system_prompt},
-                {"role": "user", "content": user_text},
-            ],
-            "temperature": 0,
-            "max_tokens": MAX_OUTPUT_TOKENS,
-        }
-        headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
-        try:
-            async with asyncio.timeout(self.timeout):
-                async with self.session.post(url, json=payload, headers=headers) as response:
-                    if response.status in (HTTPStatus.UNAUTHORIZED, HTTPStatus.FORBIDDEN):
-                        raise ChatAuthError(f"{url} rejected the API key ({response.status})")
-                    if response.status >= HTTPStatus.BAD_REQUEST:
-                        raise ChatError(f"{url} answered {response.status}: {(await response.text())[:200]}")
-                    body = await response.json(content_type=None)
-        except TimeoutError as err:
-            raise ChatConnectionError(f"{url} did not answer within {self.timeout:g} s") from err
-        except aiohttp.ClientError as err:
-            raise ChatConnectionError(f"{url} could not be reached: {err}") from err
-        except ValueError as err:
-            raise ChatError(f"{url} did not answer JSON") from err
+        body = await self._async_post_json(
+            "chat/completions",
+            {
+                "model": self.model,
+                "messages": [
+                    {"role": "system", "content": system_prompt},
+                    {"role": "user", "content": user_text},
+                ],
+                "temperature": 0,
+                "max_tokens": MAX_OUTPUT_TOKENS,
+                "stream": False,
+            },
+        )
         try:
             content = body["choices"][0]["message"]["content"]
         except (KeyError, IndexError, TypeError) as err:
-            raise ChatError(f"{url} answered without choices[0].message.content") from err
+            raise ChatResponseError(f"{self.base_url} answered without choices[0].message.content") from err
         if not isinstance(content, str):
-            raise ChatError(f"{url} answered a non-text message")
+            raise ChatResponseError(f"{self.base_url} answered a non-text message")
         return content
+
+    async def async_validate(self) -> None:
+        """Send one small completion, proving the URL, the key and the model work."""
+        await self.async_complete(VALIDATION_SYSTEM_PROMPT, VALIDATION_USER_TEXT)
 
 
 @dataclass(slots=True, frozen=True)
