@@ -14,6 +14,7 @@ import numpy as np
 
 from .data import REPO_ROOT, data_dir, load_dataset
 from .demo import demo_section
+from .ha_service import ha_service_section
 from .heldout import heldout_section
 from .perturb import perturbation_section
 from .quality import quality_section
@@ -81,7 +82,9 @@ def main(argv: list[str] | None = None) -> int:
     print("\n" + heldout_section(), flush=True)
     speed, speed_checks = speed_section(dataset, quick=args.quick)
     print("\n" + speed, flush=True)
-    print("\n" + render_targets(quality_checks + speed_checks))
+    ha, ha_checks = ha_service_section()
+    print("\n" + ha, flush=True)
+    print("\n" + render_targets(quality_checks + speed_checks + ha_checks))
     return 0
 
 
