@@ -22,6 +22,7 @@ from custom_components.context_retrieval.clients.openai_compatible import (
     EndpointConnectionError,
     EndpointRateLimitError,
     EndpointResponseError,
+    parse_retry_after,
 )
 from custom_components.context_retrieval.const import LLM_MAX_ATTEMPTS, LLM_TIMEOUT, MAX_RETRY_AFTER
 
@@ -245,6 +246,22 @@ async def test_unreachable_endpoint_is_a_connection_error_without_retry(endpoint
     with pytest.raises(ChatConnectionError, match="could not be reached"):
         await client.async_complete("s", "u")
     assert time.monotonic() - started < 1
+
+
+@pytest.mark.parametrize(
+    ("header", "seconds"),
+    [
+        (None, None),
+        ("2", 2.0),
+        ("0.5", 0.5),
+        ("-3", 0.0),
+        ("inf", float("inf")),
+        ("nan", None),
+        ("Wed, 21 Oct 2015 07:28:00 GMT", None),
+    ],
+)
+def test_retry_after_is_read_in_seconds(header, seconds):
+    assert parse_retry_after(header) == seconds
 
 
 def test_every_chat_error_is_a_chat_error():

@@ -75,7 +75,7 @@ def parse_retry_after(value: str | None) -> float | None:
         seconds = float(value)
     except ValueError:
         return None
-    return max(seconds, 0.0) if math.isfinite(seconds) else None
+    return None if math.isnan(seconds) else max(seconds, 0.0)
 
 
 @dataclass(slots=True)
@@ -83,6 +83,7 @@ class OpenAICompatibleClient:
     """One OpenAI-compatible endpoint and model, reached through an injected aiohttp session."""
 
     errors: ClassVar[ErrorClasses]
+    """The error classes this client raises; each subclass names its own."""
 
     session: aiohttp.ClientSession
     """Home Assistant's shared session (``async_get_clientsession(hass)``)."""
