@@ -194,7 +194,7 @@ async def _measure(size: int) -> Figures:
             hass.config_entries.async_update_entry(
                 entry, options={"llm_base_url": base_url, "llm_model": "bench", "llm_api_key": "k"}
             )
-            await hass.async_block_till_done()
+            await hass.config_entries.async_reload(entry.entry_id)
             with_llm = await _time_calls(hass, texts)
         areas = len(ar.async_get(hass).async_list_areas())
         await hass.config_entries.async_unload(entry.entry_id)

@@ -28,7 +28,7 @@ TV_ATTRS = {"volume_level": 0.3, "supported_features": 4 | 8 | 128 | 256 | 1024}
 
 
 @dataclass(slots=True)
-class TestEntity:
+class HomeEntity:
     """One entity of the test home."""
 
     entity_id: str
@@ -52,13 +52,13 @@ AREAS = {
     "车库": (set(), None),
 }
 ENTITIES = (
-    TestEntity("light.living_main", "客厅主灯", "on", LIGHT_ATTRS, area="客厅", aliases=("大灯",)),
-    TestEntity("light.kitchen", "厨房灯", "off", LIGHT_ATTRS, area="厨房"),
-    TestEntity("light.bedside", "床头灯", "off", LIGHT_ATTRS, area="卧室"),
-    TestEntity("climate.living_ac", "空调", "cool", CLIMATE_ATTRS, device="客厅空调", device_area="客厅"),
-    TestEntity("switch.water_outlet", "饮水机插座", "on", area="厨房", device_class="outlet"),
-    TestEntity("cover.garage_door", "车库门", "closed", COVER_ATTRS, area="车库", device_class="garage"),
-    TestEntity(
+    HomeEntity("light.living_main", "客厅主灯", "on", LIGHT_ATTRS, area="客厅", aliases=("大灯",)),
+    HomeEntity("light.kitchen", "厨房灯", "off", LIGHT_ATTRS, area="厨房"),
+    HomeEntity("light.bedside", "床头灯", "off", LIGHT_ATTRS, area="卧室"),
+    HomeEntity("climate.living_ac", "空调", "cool", CLIMATE_ATTRS, device="客厅空调", device_area="客厅"),
+    HomeEntity("switch.water_outlet", "饮水机插座", "on", area="厨房", device_class="outlet"),
+    HomeEntity("cover.garage_door", "车库门", "closed", COVER_ATTRS, area="车库", device_class="garage"),
+    HomeEntity(
         "sensor.living_temperature",
         "客厅温度",
         "26.5",
@@ -66,12 +66,12 @@ ENTITIES = (
         area="客厅",
         device_class="temperature",
     ),
-    TestEntity("media_player.tv", "电视", "on", TV_ATTRS, area="客厅", device_class="tv"),
-    TestEntity("light.hidden", "储藏室灯", "off", LIGHT_ATTRS, area="厨房", exposed=False),
+    HomeEntity("media_player.tv", "电视", "on", TV_ATTRS, area="客厅", device_class="tv"),
+    HomeEntity("light.hidden", "储藏室灯", "off", LIGHT_ATTRS, area="厨房", exposed=False),
 )
 
 
-def add_entity(hass: HomeAssistant, entity: TestEntity, config_entry: MockConfigEntry) -> er.RegistryEntry:
+def add_entity(hass: HomeAssistant, entity: HomeEntity, config_entry: MockConfigEntry) -> er.RegistryEntry:
     """Register an entity (and its device), place it in its area, set its state and exposure."""
     areas, devices, entities = ar.async_get(hass), dr.async_get(hass), er.async_get(hass)
     domain, _, object_id = entity.entity_id.partition(".")

@@ -18,7 +18,7 @@ from custom_components.context_retrieval import index as index_module
 from custom_components.context_retrieval.const import REBUILD_COOLDOWN
 
 from .conftest import call_retrieve, settle
-from .home import LIGHT_ATTRS, TestEntity, add_entity
+from .home import LIGHT_ATTRS, HomeEntity, add_entity
 
 
 def current(entry: MockConfigEntry):
@@ -81,7 +81,7 @@ async def test_area_and_floor_aliases_are_picked_up(loaded_entry, home):
 async def test_entities_added_and_removed(loaded_entry, home):
     owner = MockConfigEntry(domain="test")
     owner.add_to_hass(home)
-    add_entity(home, TestEntity("light.study", "书桌灯", "off", LIGHT_ATTRS, area="卧室"), owner)
+    add_entity(home, HomeEntity("light.study", "书桌灯", "off", LIGHT_ATTRS, area="卧室"), owner)
     await settle(home)
     assert device(loaded_entry, "light.study") is not None
     home.states.async_remove("light.study")

@@ -35,7 +35,10 @@ async def test_unload_and_setup_again(loaded_entry, home):
 
 
 async def test_an_options_change_reloads_the_entry(loaded_entry, home):
-    home.config_entries.async_update_entry(loaded_entry, options={"top_k": 1})
+    flow = await home.config_entries.options.async_init(loaded_entry.entry_id)
+    await home.config_entries.options.async_configure(
+        flow["flow_id"], {"embedding_backend": "local", "top_k": 1}
+    )
     await home.async_block_till_done()
     assert loaded_entry.state is ConfigEntryState.LOADED
     assert loaded_entry.runtime_data.settings.top_k == 1

@@ -8,7 +8,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Final
 
 import voluptuous as vol
-from homeassistant.config_entries import ConfigEntry, ConfigFlow, ConfigFlowResult, OptionsFlow
+from homeassistant.config_entries import ConfigEntry, ConfigFlow, ConfigFlowResult, OptionsFlowWithReload
 from homeassistant.core import HomeAssistant, callback
 from homeassistant.helpers import config_validation as cv
 from homeassistant.helpers.aiohttp_client import async_get_clientsession
@@ -259,7 +259,7 @@ class ContextRetrievalConfigFlow(ConfigFlow, domain=DOMAIN):
         return ContextRetrievalOptionsFlow()
 
 
-class ContextRetrievalOptionsFlow(OptionsFlow):
+class ContextRetrievalOptionsFlow(OptionsFlowWithReload):
     """Change any setting; the entry reloads with the new options."""
 
     async def async_step_init(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:

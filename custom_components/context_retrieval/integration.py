@@ -48,7 +48,6 @@ async def async_setup_entry(hass: HomeAssistant, entry: ContextRetrievalConfigEn
         # Entities keep arriving while Home Assistant starts; index them all once it has.
         entry.async_on_unload(async_at_started(hass, lambda _: index.async_schedule_rebuild()))
     entry.runtime_data = ContextRetrievalData(settings, index, parser, ConversationStates())
-    entry.async_on_unload(entry.add_update_listener(_async_reload_on_update))
     return True
 
 
@@ -56,7 +55,3 @@ async def async_unload_entry(hass: HomeAssistant, entry: ContextRetrievalConfigE
     """Unload an entry (its listeners go with ``async_on_unload``)."""
     return True
 
-
-async def _async_reload_on_update(hass: HomeAssistant, entry: ContextRetrievalConfigEntry) -> None:
-    """Reload the entry when its options change."""
-    await hass.config_entries.async_reload(entry.entry_id)
