@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import HomeAssistant
+from homeassistant.helpers import entity_registry as er
 
 from custom_components.context_retrieval.core import Room
 from custom_components.context_retrieval.entities import async_snapshot_home, category_for
@@ -107,3 +109,20 @@ async def test_a_floor_scopes_every_light_on_it(loaded_entry, home):
         for device_id in candidate.get("device_ids", [candidate["entity_id"]])
     }
     assert members == {"light.living_main", "light.kitchen"}
+
+
+async def test_an_unavailable_entity_keeps_the_commands_its_registry_entry_knows(home):
+    registry = er.async_get(home)
+    entry = registry.async_get_or_create(
+        "climate",
+        "test",
+        "bedroom-ac",
+        suggested_object_id="bedroom_ac",
+        capabilities={"hvac_modes": ["off", "cool"], "min_temp": 16, "max_temp": 30},
+        supported_features=1 | 128 | 256,
+    )
+    home.states.async_set(entry.entity_id, "unavailable", {"friendly_name": "卧室空调"})
+    async_expose_entity(home, "conversation", entry.entity_id, should_expose=True)
+    device = {d.id: d for d in async_snapshot_home(home).devices()}[entry.entity_id]
+    ids = {command.id for command in device.commands}
+    assert {"climate.turn_off", "climate.set_hvac_mode:hvac_mode", "climate.set_temperature:temperature"} <= ids

@@ -119,15 +119,20 @@ def async_snapshot_home(hass: HomeAssistant) -> HomeSnapshot:
 
 
 def _facts(state: State, entry: er.RegistryEntry | None) -> EntityFacts:
-    """Return what the command spec needs to know about an entity."""
-    attributes: Mapping[str, Any] = state.attributes
+    """Return what the command spec needs to know about an entity.
+
+    The registry keeps an entity's capabilities (modes, ranges) and supported features
+    while it is unavailable; its state's attributes, when present, are newer.
+    """
+    attributes: Mapping[str, Any] = {**((entry.capabilities or {}) if entry else {}), **state.attributes}
     device_class = (entry.device_class or entry.original_device_class) if entry else None
+    features = attributes.get(ATTR_SUPPORTED_FEATURES) or (entry.supported_features if entry else 0)
     return EntityFacts(
         entity_id=state.entity_id,
         state=state.state,
         attributes=attributes,
         device_class=device_class or attributes.get(ATTR_DEVICE_CLASS),
-        supported_features=int(attributes.get(ATTR_SUPPORTED_FEATURES) or 0),
+        supported_features=int(features or 0),
     )
 
 
