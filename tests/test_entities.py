@@ -125,4 +125,8 @@ async def test_an_unavailable_entity_keeps_the_commands_its_registry_entry_knows
     async_expose_entity(home, "conversation", entry.entity_id, should_expose=True)
     device = {d.id: d for d in async_snapshot_home(home).devices()}[entry.entity_id]
     ids = {command.id for command in device.commands}
-    assert {"climate.turn_off", "climate.set_hvac_mode:hvac_mode", "climate.set_temperature:temperature"} <= ids
+    assert {
+        "climate.turn_off",
+        "climate.set_hvac_mode:hvac_mode",
+        "climate.set_temperature:temperature",
+    } <= ids
