@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from pathlib import Path
 
 import pytest
 from homeassistant.core import HomeAssistant
@@ -12,6 +13,12 @@ from homeassistant.exceptions import ServiceValidationError
 from custom_components.context_retrieval.const import DOMAIN, MAX_TEXT_LENGTH, SERVICE_RETRIEVE
 
 from .conftest import call_retrieve
+
+ENGLISH = json.loads(
+    (Path(__file__).parents[1] / "custom_components" / DOMAIN / "translations" / "en.json").read_text(
+        encoding="utf-8"
+    )
+)
 
 
 def members(result: dict) -> set[str]:
@@ -124,6 +131,8 @@ async def test_bad_input_raises_a_translated_validation_error(loaded_entry, home
         await home.services.async_call(DOMAIN, SERVICE_RETRIEVE, data, blocking=True, return_response=True)
     assert caught.value.translation_domain == DOMAIN
     assert caught.value.translation_key == key
+    message = ENGLISH["exceptions"][key]["message"]
+    assert str(caught.value) == message.format(**(caught.value.translation_placeholders or {}))
     # Nothing is lost: the next good call still answers.
     assert (await call_retrieve(home, "打开厨房灯"))["results"][0]["candidates"]
 
@@ -140,6 +149,7 @@ async def test_without_a_loaded_entry_the_service_says_so(loaded_entry, home):
     with pytest.raises(ServiceValidationError) as caught:
         await call_retrieve(home, "打开厨房灯")
     assert caught.value.translation_key == "no_loaded_entry"
+    assert str(caught.value) == "Context Retrieval is not set up or not loaded"  # translated
     assert await home.config_entries.async_setup(loaded_entry.entry_id)
     assert (await call_retrieve(home, "打开厨房灯"))["results"][0]["candidates"][0][
         "entity_id"
