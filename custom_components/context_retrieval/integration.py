@@ -54,4 +54,3 @@ async def async_setup_entry(hass: HomeAssistant, entry: ContextRetrievalConfigEn
 async def async_unload_entry(hass: HomeAssistant, entry: ContextRetrievalConfigEntry) -> bool:  # noqa: ARG001
     """Unload an entry (its listeners go with ``async_on_unload``)."""
     return True
-

@@ -1,11 +1,11 @@
-"""The command-line demo on the bundled demo home, offline."""
+"""The engine-only command-line demo (demo/engine.py) on the bundled demo home, offline."""
 
 from __future__ import annotations
 
 import yaml
 
-from custom_components.context_retrieval import demo
 from custom_components.context_retrieval.core.injection import CONTEXT_HEADER
+from demo import engine as demo
 
 
 def test_demo_runs_a_conversation_offline(monkeypatch, capsys):

@@ -1,8 +1,8 @@
-"""Command-line demo: the engine on the bundled demo home.
+"""Command-line demo: the engine alone (no Home Assistant) on the bundled demo home.
 
-``python -m custom_components.context_retrieval.demo 打开客厅的灯 把它关掉`` treats the
-utterances as one conversation. With ``LLM_BASE_URL`` (and ``LLM_API_KEY``,
-``LLM_MODEL``) set it parses with that OpenAI-compatible endpoint, otherwise offline.
+``python -m demo.engine 打开客厅的灯 把它关掉`` treats the utterances as one conversation.
+With ``LLM_BASE_URL`` (and ``LLM_API_KEY``, ``LLM_MODEL``) set it parses with that
+OpenAI-compatible endpoint, otherwise offline.
 """
 
 from __future__ import annotations
@@ -15,8 +15,12 @@ from typing import TYPE_CHECKING
 
 import aiohttp
 
-from .clients.openai_chat import ChatError, OpenAICompatibleChat, PrefetchedAnswer
-from .core import (
+from custom_components.context_retrieval.clients.openai_chat import (
+    ChatError,
+    OpenAICompatibleChat,
+    PrefetchedAnswer,
+)
+from custom_components.context_retrieval.core import (
     DEFAULT_TOP_K,
     ConversationState,
     Device,
@@ -25,7 +29,8 @@ from .core import (
     render_yaml_context,
     retrieve,
 )
-from .demo_home import load_demo_home
+from custom_components.context_retrieval.demo_home import load_demo_home
+from demo.report import emit
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -89,9 +94,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     for text in args.utterances or SAMPLE_UTTERANCES:
         llm = asyncio.run(fetch_parse(index.system_prompt, text))
         results = retrieve(text, devices, llm, state, top_k=args.top_k, vector_searcher=index)
-        print(f"== {text}")
-        print(format_results(results, devices))
-        print(render_yaml_context(results, devices))
+        emit(f"== {text}")
+        emit(format_results(results, devices))
+        emit(render_yaml_context(results, devices))
     return 0
 
 

@@ -1,0 +1,409 @@
+"""``scripts/demo``: Context Retrieval in a real Home Assistant, on the bundled Chinese demo home.
+
+Starts Home Assistant from the project's environment on a copy of ``demo/config``,
+onboards it, writes the floors, areas, aliases and Assist exposure of
+``demo/layout.yaml``, adds the integration through its config flow (offline, or with
+the LLM of ``LLM_BASE_URL``/``LLM_API_KEY``/``LLM_MODEL``), waits for its index, then
+asks ``context_retrieval.retrieve`` about each utterance, in one conversation (so 它
+refers back), and stops Home Assistant. ``--serve`` keeps it running instead, with its
+state under ``.demo/``, until Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import shutil
+import signal
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import aiohttp
+
+from demo.api import Credentials, DemoError, HomeAssistantApi
+from demo.layout import Layout, LayoutError, async_apply_layout, async_set_initial_states, load_layout
+from demo.report import emit, format_answer
+from demo.server import REPOSITORY, HomeAssistantProcess, free_port, port_is_free, prepare_config
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator, Sequence
+
+DOMAIN = "context_retrieval"
+SERVICE_PATH = f"/api/services/{DOMAIN}/retrieve?return_response"
+ENTRIES_PATH = f"/api/config/config_entries/entry?domain={DOMAIN}"
+FLOW_PATH = "/api/config/config_entries/flow"
+FAILED_ENTRY_STATES = frozenset({"setup_error", "migration_error", "failed_unload", "removed"})
+DEFAULT_UTTERANCES = (
+    "打开客厅的灯",
+    "把它调到50%",
+    "起居室的空调开一下",
+    "一楼的灯都关掉",
+    "除了卧室都关掉",
+    "客厅温度多少",
+    "打开老伙计",
+    "把车库门关上",
+)
+"""One conversation: a room, 它, an area alias, a floor, except, a question, a custom name, a garage door."""
+CONVERSATION_ID = "demo"
+READY_CONVERSATION_ID = "demo-ready-check"
+"""Conversation of the readiness probe, kept apart so it leaves nothing for 它 to refer to."""
+# A local demo account, printed for the user to log in with (Home Assistant listens on 127.0.0.1 only).
+CREDENTIALS = Credentials(name="Demo", username="demo", password="demo-password", language="zh-Hans")  # noqa: S106
+SERVE_DIR = REPOSITORY / ".demo"
+SERVE_PORT = 8123
+LLM_SETTINGS = {"llm_base_url": "LLM_BASE_URL", "llm_api_key": "LLM_API_KEY", "llm_model": "LLM_MODEL"}
+"""Config flow field for each environment variable."""
+START_TIMEOUT = 120.0
+"""Seconds Home Assistant may take from launch to running."""
+READY_TIMEOUT = 60.0
+"""Seconds the integration may take from being added to answering with candidates."""
+POLL_INTERVAL = 0.2
+MAX_FLOW_STEPS = 5
+LOG_TAIL_LINES = 40
+EXIT_INTERRUPTED = 130
+
+
+@dataclass(slots=True)
+class Phase:
+    """A timed step; ``detail`` is printed after its duration."""
+
+    name: str
+    detail: str = ""
+
+
+@dataclass(slots=True)
+class Phases:
+    """The steps of one run and how long each took."""
+
+    seconds: dict[str, float] = field(default_factory=dict)
+
+    @contextlib.contextmanager
+    def run(self, name: str) -> Iterator[Phase]:
+        """Time one step and print it when it ends (marked as failed when it raises)."""
+        phase = Phase(name)
+        started = time.perf_counter()
+        try:
+            yield phase
+        except BaseException:
+            emit(f"[{time.perf_counter() - started:6.2f} s] {name}: FAILED")
+            raise
+        self.seconds[name] = elapsed = time.perf_counter() - started
+        emit(f"[{elapsed:6.2f} s] {name}" + (f": {phase.detail}" if phase.detail else ""))
+
+
+def llm_settings() -> dict[str, str]:
+    """Return the config flow's LLM fields set in the environment (none: offline parsing)."""
+    settings = {key: os.environ.get(variable, "").strip() for key, variable in LLM_SETTINGS.items()}
+    return {key: value for key, value in settings.items() if value}
+
+
+class Demo:
+    """One run of the demo: a Home Assistant, its set-up, the questions and the stop."""
+
+    def __init__(self, args: argparse.Namespace, layout: Layout) -> None:
+        """Prepare a run for the parsed command line."""
+        self.args = args
+        self.layout = layout
+        self.phases = Phases()
+        self.hass: HomeAssistantProcess | None = None
+        self.report: dict[str, Any] = {"layout": layout.summary(), "answers": []}
+        self.failures = 0
+        self.exit_code: int | None = None
+        if args.serve:
+            self.config_dir = SERVE_DIR / "config"
+            self.temporary = False
+        else:
+            self.config_dir = Path(tempfile.mkdtemp(prefix="context-retrieval-demo-")) / "config"
+            self.temporary = True
+
+    def _port(self) -> int:
+        """Return the port to serve on: the one asked for, 8123 when kept and free, else any free one."""
+        if self.args.port:
+            return self.args.port
+        if self.args.serve and port_is_free(SERVE_PORT):
+            return SERVE_PORT
+        return free_port()
+
+    async def async_run(self) -> None:
+        """Set everything up, then ask the utterances or serve; raise DemoError on failure."""
+        with self.phases.run("prepare configuration") as phase:
+            prepare_config(self.config_dir)
+            phase.detail = f"{self.config_dir}; {self.layout.summary()}"
+        async with aiohttp.ClientSession() as session:
+            port = self._port()
+            api = HomeAssistantApi(session, f"http://127.0.0.1:{port}")
+            self.report["url"] = api.base_url
+            with self.phases.run("start Home Assistant") as phase:
+                self.hass = await HomeAssistantProcess.async_start(self.config_dir, port)
+                await self._async_wait_until_up(api)
+                phase.detail = f"HTTP answering on {api.base_url}"
+            with self.phases.run("onboard") as phase:
+                created = await api.async_onboard(CREDENTIALS)
+                how = "created" if created else "logged in as"
+                phase.detail = f"{how} {CREDENTIALS.username!r}, all steps done"
+            with self.phases.run("finish start-up") as phase:
+                version = await self._async_wait_until_running(api)
+                self.report["ha_version"] = version
+                phase.detail = f"Home Assistant {version} running"
+            with self.phases.run("floors, areas, aliases, exposure, states") as phase:
+                async with api.websocket() as ws:
+                    applied = await async_apply_layout(ws, self.layout)
+                    # A kept home keeps the states its user left it in.
+                    initialised = await async_set_initial_states(ws, self.layout) if created else 0
+                phase.detail = (
+                    f"{applied.floors_created} floors and {applied.areas_created} areas created, "
+                    f"{applied.entities_placed} entities placed and exposed, "
+                    f"{applied.unexposed} others unexposed"
+                    + (f", {initialised} initial states set" if initialised else "")
+                )
+            with self.phases.run("add Context Retrieval") as phase:
+                phase.detail = await self._async_add_integration(api)
+            with self.phases.run("wait for the index") as phase:
+                phase.detail = await self._async_wait_until_answering(api)
+            if self.args.serve:
+                await self._async_serve(api)
+                return
+            with self.phases.run("utterances") as phase:
+                await self._async_ask(api, self.args.utterances or DEFAULT_UTTERANCES)
+                phase.detail = f"{len(self.report['answers'])} answered, {self.failures} failed"
+
+    async def _async_wait_until_up(self, api: HomeAssistantApi) -> None:
+        """Wait until the HTTP server answers; fail if Home Assistant exits or takes too long."""
+        assert self.hass is not None  # noqa: S101 - set just before
+        deadline = time.monotonic() + START_TIMEOUT
+        while not await api.async_is_up():
+            if self.hass.exited:
+                code = self.hass.process.returncode
+                raise DemoError(f"Home Assistant exited during start-up (code {code})")
+            if time.monotonic() > deadline:
+                raise DemoError(f"Home Assistant did not answer within {START_TIMEOUT:.0f} s")
+            await asyncio.sleep(POLL_INTERVAL)
+
+    async def _async_wait_until_running(self, api: HomeAssistantApi) -> str:
+        """Wait until every integration has been set up (core state RUNNING); return the version."""
+        deadline = time.monotonic() + START_TIMEOUT
+        while True:
+            config = await api.request("GET", "/api/config")
+            if config.get("state") == "RUNNING":
+                return str(config.get("version"))
+            if time.monotonic() > deadline:
+                raise DemoError(f"Home Assistant still {config.get('state')} after {START_TIMEOUT:.0f} s")
+            await asyncio.sleep(POLL_INTERVAL)
+
+    async def _async_add_integration(self, api: HomeAssistantApi) -> str:
+        """Add the integration through its config flow unless it is there already; wait until it is loaded."""
+        entries = await api.request("GET", ENTRIES_PATH)
+        settings = llm_settings()
+        parser = "offline parser"
+        if settings:
+            parser = f"LLM {settings.get('llm_model', '?')} at {settings.get('llm_base_url', '?')}"
+        if entries:
+            entry_id = entries[0]["entry_id"]
+            how = "kept the entry added before (its settings stay: change them in its options)"
+        else:
+            entry_id = await self._async_run_config_flow(api, settings)
+            how = f"added through the config flow ({parser})"
+        self.report["entry_id"] = entry_id
+        deadline = time.monotonic() + READY_TIMEOUT
+        while True:
+            entries = await api.request("GET", ENTRIES_PATH)
+            entry = next((entry for entry in entries if entry["entry_id"] == entry_id), None)
+            state = entry["state"] if entry else "removed"
+            if state == "loaded":
+                return f"{how}; entry {entry_id} loaded"
+            if state in FAILED_ENTRY_STATES or time.monotonic() > deadline:
+                reason = entry.get("reason") if entry else None
+                raise DemoError(f"the Context Retrieval entry is {state}" + (f": {reason}" if reason else ""))
+            await asyncio.sleep(POLL_INTERVAL)
+
+    async def _async_run_config_flow(self, api: HomeAssistantApi, settings: dict[str, str]) -> str:
+        """Run the config flow over REST, answering its first form with ``settings``; return the entry id."""
+        step = await api.request("POST", FLOW_PATH, json={"handler": DOMAIN, "show_advanced_options": False})
+        user_input: dict[str, str] = settings
+        for _ in range(MAX_FLOW_STEPS):
+            if step.get("type") == "create_entry":
+                return step["result"]["entry_id"]
+            if step.get("type") != "form":
+                raise DemoError(f"the config flow ended with {step.get('type')}: {step.get('reason')}")
+            if step.get("errors"):
+                raise DemoError(f"the config flow refused step {step.get('step_id')}: {step['errors']}")
+            step = await api.request("POST", f"{FLOW_PATH}/{step['flow_id']}", json=user_input)
+            user_input = {}
+        raise DemoError(f"the config flow did not finish within {MAX_FLOW_STEPS} steps")
+
+    async def _async_retrieve(self, api: HomeAssistantApi, text: str, conversation_id: str) -> dict[str, Any]:
+        """Return the service's answer about ``text``."""
+        answer = await api.request(
+            "POST", SERVICE_PATH, json={"text": text, "conversation_id": conversation_id}
+        )
+        return answer["service_response"]
+
+    async def _async_wait_until_answering(self, api: HomeAssistantApi) -> str:
+        """Ask until the service answers with candidates (the index is built off the loop)."""
+        deadline = time.monotonic() + READY_TIMEOUT
+        probe = DEFAULT_UTTERANCES[0]
+        attempts = 0
+        while True:
+            attempts += 1
+            try:
+                answer = await self._async_retrieve(api, probe, READY_CONVERSATION_ID)
+            except DemoError as err:
+                problem = str(err)
+            else:
+                if any(result.get("candidates") for result in answer.get("results", [])):
+                    return f"the service answers ({attempts} {'try' if attempts == 1 else 'tries'})"
+                problem = f"no candidates for {probe}"
+            if time.monotonic() > deadline:
+                raise DemoError(f"no candidates from the service within {READY_TIMEOUT:.0f} s: {problem}")
+            await asyncio.sleep(POLL_INTERVAL)
+
+    async def _async_ask(self, api: HomeAssistantApi, utterances: Sequence[str]) -> None:
+        """Ask the service about each utterance, in one conversation, and print its answers."""
+        emit()
+        for text in utterances:
+            started = time.perf_counter()
+            try:
+                answer = await self._async_retrieve(api, text, CONVERSATION_ID)
+            except DemoError as err:
+                self.failures += 1
+                self.report["answers"].append({"text": text, "error": str(err)})
+                emit(f"» {text}\n  error: {err}")
+                continue
+            self.report["answers"].append({"text": text, "response": answer})
+            for line in format_answer(text, answer, time.perf_counter() - started):
+                emit(line)
+            emit()
+
+    async def _async_serve(self, api: HomeAssistantApi) -> None:
+        """Print how to reach Home Assistant, answer any utterances given, then wait for Ctrl-C."""
+        assert self.hass is not None  # noqa: S101 - started before
+        if self.args.utterances:
+            await self._async_ask(api, self.args.utterances)
+        emit()
+        emit(f"Home Assistant is running at {api.base_url}")
+        emit(f"  log in as {CREDENTIALS.username} / {CREDENTIALS.password}")
+        emit(f"  state kept in {self.config_dir} (delete {SERVE_DIR} to start afresh)")
+        emit("  try it: Developer tools → Actions → Context Retrieval: Retrieve, or Settings → Areas")
+        emit("Ctrl-C stops it.")
+        await self.hass.process.wait()
+        raise DemoError(f"Home Assistant exited by itself (code {self.hass.process.returncode})")
+
+    async def async_stop(self) -> int | None:
+        """Stop Home Assistant if it was started; return its exit code."""
+        if self.hass is None:
+            return None
+        with self.phases.run("stop Home Assistant") as phase:
+            code = await self.hass.async_stop()
+            phase.detail = f"exit code {code}"
+        self.report["ha_exit_code"] = code
+        return code
+
+    def print_log_tail(self) -> None:
+        """Print the end of Home Assistant's output, to show why something failed."""
+        if self.hass is None:
+            return
+        emit(f"--- last {LOG_TAIL_LINES} lines of {self.hass.log_path} ---")
+        emit(self.hass.log_tail(LOG_TAIL_LINES).rstrip())
+        emit("---")
+
+    async def async_run_and_stop(self) -> str | None:
+        """Run, then stop Home Assistant whatever happened; return what failed (None: nothing)."""
+        error: str | None = None
+        try:
+            await self.async_run()
+        except (DemoError, LayoutError) as err:
+            error = str(err)
+            emit(f"error: {error}")
+            self.print_log_tail()
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if task is None or not task.cancelling():
+                raise
+            task.uncancel()  # interrupted by the user: stop in order below
+            emit("\nstopping")
+        finally:
+            # Whatever went wrong, never leave Home Assistant running behind.
+            self.exit_code = await self.async_stop()
+        return error
+
+    def finish(self, *, error: str | None, interrupted: bool) -> int:
+        """Write the report, clean up and return the demo's exit code."""
+        stopped_cleanly = self.exit_code in (0, None)
+        succeeded = error is None and self.failures == 0 and stopped_cleanly and not interrupted
+        self.report |= {"phases": self.phases.seconds, "error": error, "succeeded": succeeded}
+        if self.args.json:
+            Path(self.args.json).write_text(
+                json.dumps(self.report, ensure_ascii=False, indent=2), encoding="utf-8"
+            )
+        # Ctrl-C is how a served demo ends.
+        served = self.args.serve and interrupted and error is None and stopped_cleanly
+        self.clean_up(succeeded=succeeded or served)
+        if served or succeeded:
+            return 0
+        return EXIT_INTERRUPTED if interrupted else 1
+
+    def clean_up(self, *, succeeded: bool) -> None:
+        """Delete a temporary configuration after a successful run (kept for a look otherwise)."""
+        if not self.temporary:
+            return
+        if succeeded and not self.args.keep:
+            shutil.rmtree(self.config_dir.parent, ignore_errors=True)
+        else:
+            emit(f"configuration kept in {self.config_dir}")
+
+
+async def async_main(args: argparse.Namespace) -> int:
+    """Run the demo; stop Home Assistant whatever happens; return the exit code."""
+    try:
+        layout = load_layout()
+    except (LayoutError, OSError, KeyError, TypeError) as err:
+        emit(f"error: demo/layout.yaml: {err}")
+        return 1
+    demo = Demo(args, layout)
+    started = time.perf_counter()
+    with _interruptible() as interrupted:
+        error = await demo.async_run_and_stop()
+    emit(f"total {time.perf_counter() - started:.1f} s")
+    return demo.finish(error=error, interrupted=interrupted.is_set())
+
+
+@contextlib.contextmanager
+def _interruptible() -> Iterator[asyncio.Event]:
+    """Turn the first SIGINT or SIGTERM into a cancellation of the current task; yield whether it came."""
+    loop = asyncio.get_running_loop()
+    task = asyncio.current_task()
+    interrupted = asyncio.Event()
+
+    def interrupt() -> None:
+        """Cancel the demo the first time; Home Assistant is then stopped in order."""
+        if interrupted.is_set():
+            emit("still stopping Home Assistant, please wait")
+            return
+        interrupted.set()
+        if task is not None:
+            task.cancel()
+
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(signum, interrupt)
+    try:
+        yield interrupted
+    finally:
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            loop.remove_signal_handler(signum)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Parse the command line and run the demo."""
+    parser = argparse.ArgumentParser(prog="scripts/demo", description=__doc__.split("\n\n")[1])
+    parser.add_argument("utterances", nargs="*", help="utterances of one conversation (default: samples)")
+    parser.add_argument("--serve", action="store_true", help="keep Home Assistant running (state in .demo/)")
+    parser.add_argument("--port", type=int, help="HTTP port (default: a free one; 8123 with --serve if free)")
+    parser.add_argument("--keep", action="store_true", help="keep the temporary configuration directory")
+    parser.add_argument("--json", metavar="PATH", help="also write a machine-readable report to PATH")
+    return asyncio.run(async_main(parser.parse_args(argv)))

@@ -1,0 +1,131 @@
+"""A Home Assistant process on the demo configuration: prepare, start, stop, read its log."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import shutil
+import signal
+import socket
+import sys
+from collections import deque
+from dataclasses import dataclass
+from pathlib import Path
+
+REPOSITORY = Path(__file__).resolve().parent.parent
+BUNDLED_CONFIG = Path(__file__).with_name("config")
+INTEGRATION = REPOSITORY / "custom_components" / "context_retrieval"
+PORT_VARIABLE = "CONTEXT_RETRIEVAL_DEMO_PORT"
+"""Environment variable configuration.yaml reads its HTTP port from."""
+CONSOLE_LOG = "home-assistant.console.log"
+"""Home Assistant's standard output and error, in the configuration directory."""
+STOP_TIMEOUT = 60.0
+"""Seconds Home Assistant may take to stop after SIGTERM before it is killed."""
+
+
+def prepare_config(config_dir: Path) -> None:
+    """Copy the bundled configuration into ``config_dir`` and link the integration into it.
+
+    Files Home Assistant keeps (``.storage``: login, registries) are left alone, so a
+    kept demo directory is brought up to date without losing them.
+    """
+    config_dir.mkdir(parents=True, exist_ok=True)
+    shutil.copytree(BUNDLED_CONFIG, config_dir, dirs_exist_ok=True)
+    link = config_dir / "custom_components" / INTEGRATION.name
+    link.parent.mkdir(exist_ok=True)
+    if link.is_symlink() or link.exists():
+        if link.is_symlink() and link.resolve() == INTEGRATION:
+            return
+        if link.is_dir() and not link.is_symlink():
+            shutil.rmtree(link)
+        else:
+            link.unlink()
+    link.symlink_to(INTEGRATION, target_is_directory=True)
+
+
+def free_port() -> int:
+    """Return a TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def port_is_free(port: int) -> bool:
+    """Return True if ``port`` on 127.0.0.1 can be listened on."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+        return True
+
+
+@dataclass(slots=True)
+class HomeAssistantProcess:
+    """A running ``python -m homeassistant`` on a configuration directory."""
+
+    config_dir: Path
+    port: int
+    process: asyncio.subprocess.Process
+
+    @property
+    def url(self) -> str:
+        """Return the base URL of its HTTP server."""
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def log_path(self) -> Path:
+        """Return the file holding its console output."""
+        return self.config_dir / CONSOLE_LOG
+
+    @classmethod
+    async def async_start(cls, config_dir: Path, port: int) -> HomeAssistantProcess:
+        """Start Home Assistant without installing anything (``--skip-pip``), in its own session.
+
+        Its own session keeps a Ctrl-C in the terminal away from it: the demo stops it
+        with SIGTERM, in order.
+        """
+        with (config_dir / CONSOLE_LOG).open("ab") as console:
+            process = await asyncio.create_subprocess_exec(
+                sys.executable,
+                "-m",
+                "homeassistant",
+                "--config",
+                str(config_dir),
+                "--skip-pip",
+                "--log-no-color",
+                stdin=asyncio.subprocess.DEVNULL,
+                stdout=console,
+                stderr=asyncio.subprocess.STDOUT,
+                env={**os.environ, PORT_VARIABLE: str(port)},
+                start_new_session=True,
+            )
+        return cls(config_dir, port, process)
+
+    @property
+    def exited(self) -> bool:
+        """Return True once the process has ended."""
+        return self.process.returncode is not None
+
+    async def async_stop(self) -> int:
+        """Stop Home Assistant with SIGTERM (SIGKILL after STOP_TIMEOUT); return its exit code."""
+        if self.process.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                self.process.send_signal(signal.SIGTERM)
+            try:
+                async with asyncio.timeout(STOP_TIMEOUT):
+                    await self.process.wait()
+            except TimeoutError:
+                with contextlib.suppress(ProcessLookupError):
+                    self.process.kill()
+                await self.process.wait()
+        return self.process.returncode
+
+    def log_tail(self, lines: int = 40) -> str:
+        """Return the last ``lines`` lines of its console output."""
+        try:
+            with self.log_path.open(encoding="utf-8", errors="replace") as log:
+                return "".join(deque(log, maxlen=lines))
+        except FileNotFoundError:
+            return "(no output)\n"
