@@ -13,7 +13,7 @@ from custom_components.context_retrieval.core.models import CommandSpec, Device
 from custom_components.context_retrieval.core.pipeline import build_vector_searcher, retrieve
 from custom_components.context_retrieval.core.state import ConversationState
 
-from .conftest import CLOSE, OPEN, FakeLLM, cmd, light
+from .conftest import CLOSE, COOL, OFF, ON, OPEN, FakeLLM, cmd, light
 from .conftest import run_commands as run
 from .conftest import targets as members
 
@@ -167,17 +167,27 @@ def test_except_returns_groups_of_everything_outside_the_room(home):
     assert set(members(result)) == expected
 
 
-def test_groups_share_identical_command_sets_and_their_command_is_valid_for_all(home):
-    (result,) = run(home, "把所有灯调亮", cmd("打开", n="灯", t="Light", q="all"))
+def test_groups_are_formed_by_the_chosen_command_valid_for_every_member(home):
+    (result,) = run(home, "把所有灯打开", cmd("打开", n="灯", t="Light", q="all"))
     devices = by_id(home)
-    command_sets = []
-    for group in result.groups.values():
-        sets = {frozenset(c.id for c in devices[i].commands) for i in group.device_ids}
-        assert len(sets) == 1
-        command_sets.append(sets.pop())
-        for device_id in group.device_ids:
-            assert group.capability_id in {c.id for c in devices[device_id].commands}
-    assert len(command_sets) == 2  # 吊灯 cannot dim: its own group
+    (group,) = result.groups.values()  # 吊灯 cannot dim, but switches on like the others
+    assert set(group.device_ids) == {d.id for d in home if d.category == "Light"}
+    assert group.capability_id == "main-switch-on"
+    assert all(group.capability_id in {c.id for c in devices[i].commands} for i in group.device_ids)
+    assert group.name == "客厅、卧室、厨房的灯 (5)"
+
+
+def test_members_that_need_another_command_form_their_own_group():
+    home = [
+        light("l-1", "主灯", "客厅"),
+        Device(id="p-1", name="台灯插座", room="客厅", category="SmartPlug", commands=[ON, OFF]),
+        Device(id="b-1", name="窗帘", room="客厅", category="Blind", commands=[OPEN, CLOSE]),
+    ]
+    (result,) = run(home, "客厅的都关掉", cmd("关闭", s="客厅", n="*", q="all"))
+    by_command = {group.capability_id: set(group.device_ids) for group in result.groups.values()}
+    assert by_command == {"main-switch-off": {"l-1", "p-1"}, "main-windowShade-close": {"b-1"}}
+    names = [group.name for group in result.groups.values()]
+    assert names == ["客厅的灯、插座 (2)", "客厅的窗帘 (1)"]
 
 
 def test_bulk_set_level_leaves_out_devices_that_cannot_do_it(home):
@@ -380,6 +390,14 @@ def test_bad_llm_output_still_reads_quantifiers_from_the_raw_text(home):
     assert {c.capability_id for c in result.candidates} == {"main-switch-on"}
 
 
+def test_raw_text_readings_together_stay_within_top_k(home):
+    llm = FakeLLM({"打开主灯然后关闭窗帘": "sorry, I cannot help"})
+    (result,) = retrieve("打开主灯然后关闭窗帘", home, llm, ConversationState(), top_k=1)
+    assert len(result.meta["raw_text_reading"]) == 2
+    assert len(result.candidates) == 1
+    assert set(result.groups) <= {c.entity_id for c in result.candidates}
+
+
 def test_unreadable_raw_text_falls_back_to_names_and_vectors(home):
     llm = FakeLLM({"老伙计": "garbage"})
     (result,) = retrieve("老伙计", home, llm, ConversationState())
@@ -395,16 +413,15 @@ def test_unknown_action_with_a_target_still_scopes_by_room_and_type(home):
     assert "fallback" not in result.meta
 
 
-def test_too_many_command_sets_merge_by_the_chosen_command(home, monkeypatch):
-    monkeypatch.setattr(bulk, "MAX_GROUPS", 1)
-    (result,) = run(home, "打开所有灯", cmd("打开", n="灯", t="Light", q="all"))
-    assert len(result.groups) == 1
-    assert result.meta["groups_merged_by_capability"] is True
-    assert result.hint is None
-    (group,) = result.groups.values()
-    assert set(group.device_ids) == {d.id for d in home if d.category == "Light"}
-    devices = by_id(home)
-    assert all(group.capability_id in {c.id for c in devices[i].commands} for i in group.device_ids)
+def test_more_groups_than_top_k_are_cut_with_a_hint():
+    home = [
+        light("l-1", "主灯", "客厅"),
+        Device(id="b-1", name="窗帘", room="客厅", category="Blind", commands=[OPEN, CLOSE]),
+    ]
+    (result,) = run(home, "客厅的都关掉", cmd("关闭", s="客厅", n="*", q="all"), top_k=1)
+    assert len(result.candidates) == 1
+    assert result.hint == "too_many_targets"
+    assert result.meta["targets"] == 2
 
 
 @pytest.mark.parametrize(("top_k", "expected"), [(0, 1), (-3, 1), (None, 5), ("2", 5), (1000, 12)])
@@ -553,3 +570,80 @@ def test_follow_up_with_nothing_to_refer_to_is_flagged(home, command):
     assert result.meta["reference_unresolved"] is True
     assert result.hint == "no_target"
     assert state.last_mentioned() == []
+
+
+# --- issue 6: a room said once applies to what follows -------------------------------------
+
+
+def _two_rooms_home():
+    return [
+        light("l-1", "主灯", "客厅"),
+        light("l-2", "主灯", "卧室"),
+        Device(id="ac-bed", name="空调", room="卧室", category="AirConditioner", commands=[ON, OFF, COOL]),
+        Device(id="ac-liv", name="空调", room="客厅", category="AirConditioner", commands=[ON, OFF, COOL]),
+    ]
+
+
+def test_a_room_said_in_the_first_command_is_preferred_by_the_next():
+    home = _two_rooms_home()
+    lights, climate = run(
+        home,
+        "打开客厅的灯然后把空调调到26度",
+        cmd("打开", s="客厅", n="灯", t="Light", q="all"),
+        cmd("设置温度=26", n="空调", t="AirConditioner"),
+    )
+    assert members(lights) == ["l-1"]
+    assert ids(climate) == ["ac-liv", "ac-bed"]  # the other stays, ranked lower
+    assert "room_carried" in climate.candidates[0].reasons
+    assert "room_carried" not in climate.candidates[1].reasons
+    assert climate.meta["rooms_carried"] == ["客厅"]
+
+
+def test_a_command_naming_its_own_room_keeps_it():
+    home = _two_rooms_home()
+    _, climate = run(
+        home,
+        "打开客厅的灯然后把卧室空调调到26度",
+        cmd("打开", s="客厅", n="灯", t="Light", q="all"),
+        cmd("设置温度=26", s="卧室", n="空调", t="AirConditioner"),
+    )
+    assert ids(climate) == ["ac-bed"]
+    assert "rooms_carried" not in climate.meta
+
+
+def test_no_room_is_carried_into_a_room_without_such_a_device():
+    home = [*_two_rooms_home()[:3]]  # no air conditioner in 客厅
+    _, climate = run(
+        home,
+        "打开客厅的灯然后把空调调到26度",
+        cmd("打开", s="客厅", n="灯", t="Light", q="all"),
+        cmd("设置温度=26", n="空调", t="AirConditioner"),
+    )
+    assert ids(climate) == ["ac-bed"]
+    assert "room_carried" not in climate.candidates[0].reasons
+
+
+# --- issue 6: a name beats a type word ------------------------------------------------------
+
+
+@pytest.mark.parametrize("type_hint", ["Blind", "Unknown"])
+def test_a_device_named_by_a_type_word_is_found_by_that_name_first(type_hint):
+    home = [
+        Device(id="b-1", name="窗帘", room="客厅", category="Blind", commands=[OPEN, CLOSE]),
+        Device(id="b-2", name="纱帘", room="客厅", category="Blind", commands=[OPEN, CLOSE]),
+        Device(id="b-3", name="卷帘", room="客厅", category="Blind", commands=[OPEN, CLOSE]),
+    ]
+    (result,) = run(home, "把卷帘拉上", cmd("关闭", n="卷帘", t=type_hint))
+    assert ids(result)[0] == "b-3"
+    assert "name_hit" in result.candidates[0].reasons
+    assert result.candidates[0].total_score > result.candidates[1].total_score
+
+
+def test_a_type_word_nobody_is_called_still_means_the_type():
+    home = [
+        Device(id="b-1", name="纱帘", room="客厅", category="Blind", commands=[OPEN, CLOSE]),
+        Device(id="b-2", name="遮光帘", room="客厅", category="Blind", commands=[OPEN, CLOSE]),
+    ]
+    (result,) = run(home, "把窗帘拉上", cmd("关闭", s="客厅", n="窗帘", t="Blind"))
+    assert set(ids(result)) == {"b-1", "b-2"}
+    assert result.hint == "multiple_close_matches"

@@ -44,5 +44,5 @@ def test_except_with_an_excluded_room_covers_every_other_device_of_the_type():
     )
     members = {d for c in result.candidates for d in result.groups[c.entity_id].device_ids}
     assert members == {"b-1", "b-2", "k-1"}
-    assert len(result.candidates) == 2  # 台灯 cannot dim: its own command set, its own group
+    assert len(result.candidates) == 1  # 台灯 cannot dim, but switches off like the others
     assert result.hint is None

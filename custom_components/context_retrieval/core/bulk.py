@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from .gating import CATEGORY_WORDS
+
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
@@ -16,60 +18,54 @@ MAX_BULK_TARGETS = 100
 MAX_GROUPS = 10
 """Most groups one bulk result lists."""
 TOO_MANY_TARGETS = "too_many_targets"
+MAX_NAMED_ROOMS = 3
+MAX_NAMED_KINDS = 2
+DEVICE_WORD = "设备"
+"""What a group calls devices whose category has no Chinese type word."""
 
 
 @dataclass(slots=True)
 class TargetGroup:
-    """Targets sharing one command set, and the command chosen for all of them."""
+    """Targets that all carry out the command with the same command."""
 
     positions: list[int]
     choice: CapabilityChoice
 
 
-def group_targets(
-    positions: Sequence[int],
-    command_sets: Sequence[frozenset[str]],
-    choose: Callable[[int], CapabilityChoice],
-) -> tuple[list[TargetGroup], bool]:
-    """Group targets by identical command-id sets, largest first; one choice per group.
+def group_targets(positions: Sequence[int], choose: Callable[[int], CapabilityChoice]) -> list[TargetGroup]:
+    """Group targets by the command chosen for each, largest group first.
 
-    Members of a group have the same command ids, so the command chosen for the first
-    member is valid for every member (seed 001 按命令集一致性分组). When that gives more
-    than MAX_GROUPS groups, groups with the same chosen command are merged (still valid
-    for every member), so slightly different profiles don't look like a set explosion.
-    Returns the groups and whether they were merged.
+    Every member of a group has the group's command (it was chosen among its own), so
+    the command is valid for all of them (seed 004); lights of different profiles that
+    all switch on with ``main-switch-on`` form one group a person can read.
     """
-    by_commands: dict[frozenset[str], list[int]] = {}
+    by_command: dict[str | None, TargetGroup] = {}
     for position in positions:
-        by_commands.setdefault(command_sets[position], []).append(position)
-    groups = [TargetGroup(members, choose(members[0])) for members in by_commands.values()]
-    merged = len(groups) > MAX_GROUPS
-    if merged:
-        by_command: dict[str | None, TargetGroup] = {}
-        for group in groups:
-            key = group.choice.command_id
-            if key in by_command:
-                by_command[key].positions.extend(group.positions)
-            else:
-                by_command[key] = TargetGroup(list(group.positions), group.choice)
-        groups = list(by_command.values())
-    groups.sort(key=lambda group: (-len(group.positions), min(group.positions)))
-    return groups, merged
+        choice = choose(position)
+        group = by_command.get(choice.command_id)
+        if group is None:
+            by_command[choice.command_id] = TargetGroup([position], choice)
+        else:
+            group.positions.append(position)
+    return sorted(by_command.values(), key=lambda group: (-len(group.positions), min(group.positions)))
 
 
 def group_name(devices: Sequence[Device], positions: Sequence[int]) -> str:
-    """Return a short human name such as ``客厅、卧室 Light ×3``."""
+    """Return a short human name such as ``客厅的灯 (8)`` or ``客厅、卧室的灯、插座 (5)``."""
     rooms = list(dict.fromkeys(devices[p].room for p in positions if devices[p].room))
-    categories = list(dict.fromkeys(devices[p].category for p in positions))
-    shown_rooms = "、".join(rooms[:3]) + ("…" if len(rooms) > 3 else "")
-    return f"{shown_rooms} {'/'.join(categories[:2])} ×{len(positions)}".strip()
+    kinds = list(dict.fromkeys(CATEGORY_WORDS.get(devices[p].category, DEVICE_WORD) for p in positions))
+    shown_rooms = "、".join(rooms[:MAX_NAMED_ROOMS]) + ("…" if len(rooms) > MAX_NAMED_ROOMS else "")
+    shown_kinds = "、".join(kinds[:MAX_NAMED_KINDS]) + ("…" if len(kinds) > MAX_NAMED_KINDS else "")
+    return (
+        f"{shown_rooms}的{shown_kinds} ({len(positions)})" if rooms else f"{shown_kinds} ({len(positions)})"
+    )
 
 
-def bound_groups(groups: list[TargetGroup]) -> tuple[list[TargetGroup], bool]:
-    """Cut groups to MAX_GROUPS and MAX_BULK_TARGETS devices; report whether anything was cut."""
+def bound_groups(groups: list[TargetGroup], top_k: int) -> tuple[list[TargetGroup], bool]:
+    """Cut groups to top_k (at most MAX_GROUPS) and MAX_BULK_TARGETS devices; say if anything was cut."""
     kept: list[TargetGroup] = []
     room = MAX_BULK_TARGETS
-    for group in groups[:MAX_GROUPS]:
+    for group in groups[: min(MAX_GROUPS, top_k)]:
         if room <= 0:
             break
         members = group.positions[:room]

@@ -100,6 +100,12 @@ GENERIC_TYPE_WORDS: dict[str, str] = {
 }
 """Words that name a whole category: 所有灯 means every Light."""
 
+CATEGORY_WORDS: dict[str, str] = {category: word for word, category in reversed(GENERIC_TYPE_WORDS.items())}
+"""The first (most common) Chinese word of each category: Light -> 灯."""
+
+CATEGORY_WORDS: dict[str, str] = {category: word for word, category in reversed(GENERIC_TYPE_WORDS.items())}
+"""The first (most common) Chinese word of each category: Light -> 灯."""
+
 TYPE_WORDS: dict[str, str] = {
     **GENERIC_TYPE_WORDS,
     "台灯": "Light",

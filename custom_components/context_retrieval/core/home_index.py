@@ -30,7 +30,6 @@ class HomeIndex:
     positions: dict[str, int]
     commands: list[list[CommandSpec]]
     """Effective commands of each device (its own, else its profile's in the spec)."""
-    command_sets: list[frozenset[str]]
     category_masks: dict[str, np.ndarray]
     rooms: RoomTable
     keywords: KeywordIndex
@@ -79,7 +78,6 @@ def build_home_index(
         device_ids=tuple(device.id for device in devices),
         positions={device.id: position for position, device in enumerate(devices)},
         commands=commands,
-        command_sets=[frozenset(command.id for command in device_commands) for device_commands in commands],
         category_masks={category: categories == category for category in present},
         rooms=RoomTable.build(
             [device.room for device in devices], [device.name for device in devices], rooms

@@ -48,19 +48,23 @@ class KeywordIndex:
     names: list[tuple[str, ...]]
     """Compacted name and aliases of each device, name first."""
     postings: dict[str, list[int]]
+    by_name: dict[str, list[int]]
+    """Compacted name or alias -> the devices called exactly that."""
 
     @classmethod
     def build(cls, names: Iterable[Sequence[str]]) -> KeywordIndex:
         """Index the compacted names of each device by character."""
         compacted: list[tuple[str, ...]] = []
         postings: dict[str, set[int]] = defaultdict(set)
+        by_name: dict[str, list[int]] = defaultdict(list)
         for position, device_names in enumerate(names):
             entry = tuple(dict.fromkeys(compact(name) for name in device_names if name and compact(name)))
             compacted.append(entry)
             for name in entry:
+                by_name[name].append(position)
                 for char in name:
                     postings[char].add(position)
-        return cls(compacted, {char: sorted(ids) for char, ids in postings.items()})
+        return cls(compacted, {char: sorted(ids) for char, ids in postings.items()}, dict(by_name))
 
     def candidates(self, hint: str) -> set[int]:
         """Return the devices sharing at least one character with the hint."""

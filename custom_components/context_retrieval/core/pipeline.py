@@ -96,13 +96,22 @@ def retrieve(  # noqa: PLR0913 - the public signature is fixed by the contract
     parse_ms = (perf_counter() - started) * 1000
     group_ids = (f"group-{n}" for n in itertools.count(1))
     results = []
+    said_rooms: frozenset[str] = frozenset()
     for command in commands:
         command_started = perf_counter()
         ir = command_to_ir(command, text)
         search = CommandSearch(
-            index=index, ir=ir, top_k=top_k, state=state, group_ids=group_ids, sole_command=len(commands) == 1
+            index=index,
+            ir=ir,
+            top_k=top_k,
+            state=state,
+            group_ids=group_ids,
+            sole_command=len(commands) == 1,
+            carried_rooms=said_rooms,
         )
         result = search.run(command)
+        if ir.scope_include or search.room_from_hint:
+            said_rooms = ir.scope_include or frozenset({search.room_from_hint or ""})
         result.meta.update(parse_meta)
         result.meta["timings_ms"] = {
             "parse": round(parse_ms, 3),

@@ -84,6 +84,8 @@ class CommandSearch:
     room_from_hint: str | None = None
     sole_command: bool = False
     """The utterance parsed into this one command (所有 in the text is about it)."""
+    carried_rooms: frozenset[str] = frozenset()
+    """Rooms an earlier command of the utterance named; preferred when this one names none."""
 
     def run(self, command: Command) -> RetrievalResult:
         """Return the result of this command."""
@@ -233,16 +235,26 @@ class CommandSearch:
         self.meta["room_from_name_hint"] = room
         return frozenset({room})
 
-    def _name_hints(self, category: str | None = None) -> tuple[str, ...]:
+    def _name_hints(self, pool: np.ndarray, category: str | None = None) -> tuple[str, ...]:
         """Return the compacted name hint (and it without a room word said in it).
 
-        Empty when the hint only repeats the gated type (灯 for Light).
+        Empty when the hint only repeats the gated type (灯 for Light), unless a device in
+        the pool is called exactly that: a blind named 卷帘 is meant by 卷帘, not every Blind.
         """
         hint = compact(self.ir.name_hint or "")
         hints = (hint, hint.replace(self.room_from_hint, "", 1)) if self.room_from_hint else (hint,)
-        if category and any(TYPE_WORDS.get(h) == category and is_type_word(h) for h in hints):
+        if (
+            category
+            and any(TYPE_WORDS.get(h) == category and is_type_word(h) for h in hints)
+            and not self._names_a_device(hints, pool)
+        ):
             return ()
         return tuple(h for h in hints if h)
+
+    def _names_a_device(self, hints: tuple[str, ...], pool: np.ndarray) -> bool:
+        """Return True when a pool device's name or alias is exactly one of the hints."""
+        in_pool = set(pool.tolist())
+        return any(p in in_pool for h in hints for p in self.index.keywords.by_name.get(h, ()))
 
     def _name_scores(self, pool: np.ndarray, hints: tuple[str, ...]) -> dict[int, NameMatch]:
         """Return the best keyword match of pool devices for the hints.
@@ -273,7 +285,7 @@ class CommandSearch:
         self, command: Command, pool: np.ndarray, category: str | None, *, room_hit: bool
     ) -> RetrievalResult:
         """Rank single-target commands (one / any) and cut to top-k."""
-        hints = self._name_hints(category)
+        hints = self._name_hints(pool, category)
         names = self._name_scores(pool, hints)
         base = (TYPE_BONUS if category else 0.0) + (ROOM_BONUS if room_hit else 0.0)
         if category is None and hints and names:
@@ -300,6 +312,8 @@ class CommandSearch:
         keyword_weight, vector_weight = GATED_WEIGHTS if category else UNGATED_WEIGHTS
         self.meta["weights"] = {"keyword": keyword_weight, "vector": vector_weight}
         keyword = np.array([base + names.get(int(p), NO_MATCH).score for p in pool], dtype=np.float32)
+        carried = self._in_carried_rooms(pool)
+        keyword += ROOM_BONUS * carried
         total = keyword_weight * keyword + vector_weight * similarity
         limit = self._limit()
         order = np.lexsort((pool, -total))[:limit]
@@ -307,6 +321,8 @@ class CommandSearch:
         for i in order:
             position = int(pool[i])
             reasons = self._reasons(position, names, category, room_hit=room_hit)
+            if carried[i]:
+                reasons.append("room_carried")
             choice = self._choice(position)
             candidates.append(
                 Candidate(
@@ -327,6 +343,21 @@ class CommandSearch:
         ):
             hint = MULTIPLE_CLOSE_MATCHES
         return RetrievalResult(command=command, candidates=candidates, hint=hint, meta=self.meta)
+
+    def _in_carried_rooms(self, pool: np.ndarray) -> np.ndarray:
+        """Return which pool devices are in a room an earlier command of the utterance named.
+
+        打开客厅的灯然后把空调调到26度: the air conditioner of 客厅 is preferred. Only a
+        command that names no room of its own inherits one; the other devices stay
+        candidates, ranked lower.
+        """
+        if not self.carried_rooms or self.ir.scope_include or self.ir.scope_exclude or self.room_from_hint:
+            return np.zeros(len(pool), dtype=bool)
+        scope = self.index.rooms.apply(self.carried_rooms, ())
+        if "scope_include_fallback" in scope.meta:
+            return np.zeros(len(pool), dtype=bool)
+        self.meta["rooms_carried"] = sorted(self.carried_rooms)
+        return scope.mask[pool]
 
     def _limit(self) -> int:
         """Return how many single-target candidates to keep."""
@@ -357,7 +388,7 @@ class CommandSearch:
         self, command: Command, pool: np.ndarray, category: str | None, *, room_hit: bool
     ) -> RetrievalResult:
         """Return groups covering every target of an all/except command."""
-        hints = self._name_hints(category)
+        hints = self._name_hints(pool, category)
         if hints:
             named = [p for p, match in self._name_scores(pool, hints).items() if match.score >= BULK_NAME_MIN]
             if named:
@@ -399,10 +430,8 @@ class CommandSearch:
                 ],
                 meta=self.meta,
             )
-        groups, merged = group_targets([int(p) for p in capable], self.index.command_sets, self._choice)
-        if merged:
-            self.meta["groups_merged_by_capability"] = True
-        kept, cut = bound_groups(groups)
+        groups = group_targets([int(p) for p in capable], self._choice)
+        kept, cut = bound_groups(groups, self.top_k)
         self.meta["targets"] = len(capable)
         candidates, result_groups = [], {}
         for group in kept:
@@ -450,6 +479,10 @@ class CommandSearch:
             merged.candidates.extend(part.candidates)
             merged.groups.update(part.groups)
             merged.hint = merged.hint or part.hint
+        # Several readings together still answer with at most top_k candidates (CONTRACT §2).
+        merged.candidates = sorted(merged.candidates, key=lambda c: -c.total_score)[: self.top_k]
+        kept = {c.entity_id for c in merged.candidates if c.entity_kind == "group"}
+        merged.groups = {group_id: group for group_id, group in merged.groups.items() if group_id in kept}
         return merged
 
     def _raw_text(self, command: Command) -> RetrievalResult:
