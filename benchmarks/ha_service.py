@@ -17,17 +17,15 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 from aiohttp.test_utils import TestServer
-from homeassistant import loader
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.helpers import area_registry as ar
 from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers import floor_registry as fr
-from homeassistant.helpers import frame
-from homeassistant.setup import async_setup_component
-from pytest_homeassistant_custom_component.common import MockConfigEntry, async_test_home_assistant
+from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.context_retrieval.const import DOMAIN, SERVICE_RETRIEVE
 
+from .hass_instance import test_home_assistant
 from .quality import Target
 
 if TYPE_CHECKING:
@@ -162,12 +160,7 @@ async def _longest_block_during(hass: HomeAssistant, work: asyncio.Future[Any]) 
 
 async def _measure(size: int) -> Figures:
     """Build one generated home in a fresh Home Assistant and measure it."""
-    async with async_test_home_assistant() as hass:
-        frame.async_setup(hass)  # what the test plugin's hass fixture does for each instance
-        hass.data.pop(loader.DATA_CUSTOM_COMPONENTS, None)
-        hass.config.language = "zh-Hans"
-        await async_setup_component(hass, "homeassistant", {})
-        await async_setup_component(hass, "conversation", {})
+    async with test_home_assistant() as hass:
         owner = MockConfigEntry(domain="bench")
         owner.add_to_hass(hass)
         made = _make_home(hass, size, owner)

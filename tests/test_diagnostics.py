@@ -36,3 +36,11 @@ async def test_diagnostics_redact_keys_and_report_the_index(loaded_entry, home):
     assert "Light" in index["categories"]
     assert index["rebuilds"] == 0
     assert diagnostics["parser"] == {"llm": True, "failing": False}
+
+
+async def test_diagnostics_of_an_entry_that_is_not_loaded(loaded_entry, home):
+    assert await home.config_entries.async_unload(loaded_entry.entry_id)
+    diagnostics = await async_get_config_entry_diagnostics(home, loaded_entry)
+    assert diagnostics["state"] == "not_loaded"
+    assert diagnostics["options"]["llm_api_key"] == "**REDACTED**"
+    assert "index" not in diagnostics

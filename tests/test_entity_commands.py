@@ -126,8 +126,8 @@ CASES = [
               LightEntityFeature.EFFECT),
         ["light.turn_on", "light.turn_off", "light.toggle", "light.turn_on:brightness_pct",
          "light.turn_on:brightness_step_pct", "light.turn_on:color_temp_kelvin", "light.turn_on:rgb_color",
-         "light.turn_on:effect", "state", "state:effect"],
-        id="colour light with effects",
+         "light.turn_on:effect", "state", "state:color_temp_kelvin", "state:effect"],
+        id="colour light with effects: a colour temperature of None (in an effect) is still readable",
     ),
     pytest.param(
         facts("light.a", {"supported_color_modes": ["onoff"]}, LightEntityFeature.EFFECT),
@@ -327,8 +327,12 @@ def test_readable_facts_are_marked_and_follow_the_commands():
     assert all(command.readable == command.id.startswith("state") for command in commands)
 
 
-def test_a_readable_attribute_needs_a_value():
-    assert "state:current_temperature" not in ids(facts("climate.a", {**AC, "current_temperature": None}))
+def test_a_readable_attribute_needs_the_attribute_not_a_value():
+    without = {key: value for key, value in AC.items() if key != "current_temperature"}
+    assert "state:current_temperature" not in ids(facts("climate.a", without))
+    # A light that is off keeps brightness: None; it can still be asked how bright it is.
+    off = facts("light.a", {"supported_color_modes": ["brightness"], "brightness": None})
+    assert "state:brightness" in ids(off)
 
 
 # --- what the commands say ---------------------------------------------------------------

@@ -163,3 +163,44 @@ async def test_unload_stops_listening(loaded_entry, home):
     er.async_get(home).async_update_entity("light.kitchen", aliases=["别名"])
     await settle(home)
     assert manager.rebuilds == 0
+
+
+async def test_changes_of_unexposed_entities_do_not_rebuild(loaded_entry, home):
+    home.states.async_set("light.hidden", "on", {"friendly_name": "改名的隐藏灯", "icon": "mdi:lamp"})
+    home.states.async_set("input_text.note", "hello", {"friendly_name": "便签"})  # not exposed by default
+    await settle(home)
+    assert loaded_entry.runtime_data.index.rebuilds == 0
+
+
+async def test_values_coming_and_going_that_commands_do_not_read_do_not_rebuild(loaded_entry, home):
+    attributes = dict(home.states.get("light.kitchen").attributes)
+    for playing in (True, False, True):
+        extra = {"entity_picture": "/x.png", "icon": "mdi:lamp"} if playing else {}
+        home.states.async_set("light.kitchen", "on", {**attributes, **extra, "brightness": 30})
+        await settle(home)
+    assert loaded_entry.runtime_data.index.rebuilds == 0
+
+
+async def test_a_change_during_a_rebuild_is_picked_up_by_another(loaded_entry, home, monkeypatch):
+    started, release = threading.Event(), threading.Event()
+    build = index_module.build_home
+
+    def slow_build(snapshot):
+        started.set()
+        release.wait(5)
+        return build(snapshot)
+
+    monkeypatch.setattr(index_module, "build_home", slow_build)
+    registry = er.async_get(home)
+    registry.async_update_entity("light.kitchen", aliases=[er.COMPUTED_NAME, "甲"])
+    async_fire_time_changed(home, dt_util.utcnow() + timedelta(seconds=REBUILD_COOLDOWN + 1))
+    await asyncio.get_running_loop().run_in_executor(None, started.wait, 5)
+    registry.async_update_entity("light.kitchen", aliases=[er.COMPUTED_NAME, "乙"])  # after the snapshot
+    # Its cooldown ends while the first build still runs (a slow build in a large home).
+    async_fire_time_changed(home, dt_util.utcnow() + timedelta(seconds=2 * REBUILD_COOLDOWN + 2))
+    await asyncio.sleep(0)
+    release.set()
+    await home.async_block_till_done()
+    monkeypatch.setattr(index_module, "build_home", build)
+    await settle(home)
+    assert "乙" in device(loaded_entry, "light.kitchen").aliases

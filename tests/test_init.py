@@ -54,8 +54,8 @@ async def test_an_llm_in_the_options_makes_a_parser(home, config_entry):
     assert config_entry.runtime_data.parser is not None
 
 
-async def test_setup_while_home_assistant_starts_indexes_again_once_started(hass, config_entry):
-    hass.set_state(CoreState.starting)
+async def test_setup_while_home_assistant_starts_indexes_again_once_started(hass, config_entry, caplog):
+    hass.set_state(CoreState.not_running)
     assert await async_setup_component(hass, "homeassistant", {})
     assert await async_setup_component(hass, "conversation", {})
     assert await hass.config_entries.async_setup(config_entry.entry_id)
@@ -66,3 +66,5 @@ async def test_setup_while_home_assistant_starts_indexes_again_once_started(hass
     await hass.async_block_till_done()
     await settle(hass)
     assert "light.late" in config_entry.runtime_data.index.current.by_id
+    assert "Non-thread-safe" not in caplog.text
+    assert "Error" not in caplog.text

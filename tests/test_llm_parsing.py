@@ -85,22 +85,49 @@ async def test_a_slow_endpoint_times_out_into_the_offline_parser(llm_entry, llm_
     assert result["candidates"][0]["entity_id"] == "light.bedside"
 
 
-async def test_a_nonsense_answer_is_read_from_the_raw_text(llm_entry, llm_server, home):
-    llm_server.answer(Reply(content="好的，我这就帮您关灯！"))
+@pytest.mark.parametrize("content", ["好的，我这就帮您关灯！", '[{"a": 1}]', "[]"])
+async def test_a_nonsense_answer_goes_to_the_offline_parser(llm_entry, llm_server, home, caplog, content):
+    llm_server.answer(Reply(content=content))
+    for _ in range(2):
+        [result] = (await call_retrieve(home, "关掉床头灯"))["results"]
+        assert result["meta"]["parse"] == "offline"
+        assert result["meta"]["llm_error"] == "invalid_answer"
+        assert result["meta"]["fallback"] == "offline_parser"
+        assert result["candidates"][0]["entity_id"] == "light.bedside"
+    assert len(llm_warnings(caplog)) == 1
+    assert len(llm_server.requests) == 2  # a bad answer is no outage: the next utterance asks again
+
+
+async def test_after_a_failure_the_endpoint_is_left_alone_for_a_while(llm_entry, llm_server, home):
+    parser = llm_entry.runtime_data.parser
+    now = [1000.0]
+    parser.clock = lambda: now[0]
+    llm_server.answer(Reply(status=500, body="down"))
+    await call_retrieve(home, "关掉床头灯")
+    asked = len(llm_server.requests)
     [result] = (await call_retrieve(home, "关掉床头灯"))["results"]
-    assert result["meta"]["parse"] == "degraded"
+    assert result["meta"]["llm_error"] == "outage"
     assert result["candidates"][0]["entity_id"] == "light.bedside"
+    assert len(llm_server.requests) == asked
+    llm_server.answer(Reply(content=WIRE))
+    now[0] += 31
+    [result] = (await call_retrieve(home, "关掉床头灯"))["results"]
+    assert result["meta"]["parse"] == "llm"
 
 
 async def test_an_outage_is_logged_once_and_its_end_once(llm_entry, llm_server, home, caplog):
     caplog.set_level(logging.INFO)
+    now = [1000.0]
+    llm_entry.runtime_data.parser.clock = lambda: now[0]
     llm_server.answer(Reply(status=500, body="down"))
     for _ in range(3):
         await call_retrieve(home, "关掉床头灯")
+        now[0] += 31
     assert len(llm_warnings(caplog)) == 1
     llm_server.answer(Reply(content=WIRE))
     assert (await call_retrieve(home, "关掉床头灯"))["results"][0]["meta"]["parse"] == "llm"
     assert any("answers again" in r.getMessage() for r in caplog.records)
     llm_server.answer(Reply(status=500, body="down"))
+    now[0] += 31
     await call_retrieve(home, "关掉床头灯")
     assert len(llm_warnings(caplog)) == 2

@@ -43,6 +43,8 @@ LLM_TIMEOUT: Final = 10.0
 """Seconds one parse may take, retries included, before the offline parser takes over."""
 LLM_MAX_ATTEMPTS: Final = 2
 """Requests per parse: one retry on 429, 5xx or a dropped connection."""
+LLM_OUTAGE_PAUSE: Final = 30.0
+"""Seconds the offline parser parses alone after a failed request, before the LLM is tried again."""
 MAX_RETRY_AFTER: Final = 5.0
 """Longest Retry-After (seconds) honoured inside one parse."""
 

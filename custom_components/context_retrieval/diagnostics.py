@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from homeassistant.components.diagnostics import async_redact_data
+from homeassistant.config_entries import ConfigEntryState
 
 from .const import CONF_EMBEDDING_API_KEY, CONF_LLM_API_KEY
 
@@ -21,10 +22,14 @@ async def async_get_config_entry_diagnostics(
     entry: ContextRetrievalConfigEntry,
 ) -> dict[str, Any]:
     """Return the options (keys redacted), the index statistics and the parser's state."""
-    data = entry.runtime_data
-    return {
+    settings = {
         "data": async_redact_data(dict(entry.data), TO_REDACT),
         "options": async_redact_data(dict(entry.options), TO_REDACT),
+    }
+    if entry.state is not ConfigEntryState.LOADED:
+        return settings | {"state": entry.state.value}  # no index or parser to report
+    data = entry.runtime_data
+    return settings | {
         "index": data.index.current.stats() | {"rebuilds": data.index.rebuilds},
         "parser": {
             "llm": data.parser is not None,

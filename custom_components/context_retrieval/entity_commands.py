@@ -105,6 +105,23 @@ class DomainSpec:
         default = self.nouns.get(DEFAULT_NOUN, Noun("", ""))
         return self.nouns.get(device_class, default) if device_class else default
 
+    @property
+    def shaping_attributes(self) -> frozenset[str]:
+        """Return the attributes whose values shape the commands (option lists, ranges, colour modes)."""
+        names = {"supported_color_modes"}
+        for rule in self.rules:
+            if rule.options:
+                names.add(rule.options)
+            for raw in (rule.value_range or {}).values():
+                if isinstance(raw, str) and raw.startswith(ATTRIBUTE_REFERENCE):
+                    names.add(raw.removeprefix(ATTRIBUTE_REFERENCE))
+        return frozenset(names)
+
+    @property
+    def readable_attributes(self) -> frozenset[str]:
+        """Return the attributes whose presence gives a readable fact."""
+        return frozenset(rule.attribute for rule in self.rules if rule.attribute)
+
 
 def commands_for_entity(facts: EntityFacts) -> list[CommandSpec]:
     """Return the entity's supported commands in spec order, then its readable facts.
@@ -137,7 +154,7 @@ def _command(rule: Rule, facts: EntityFacts, noun: Noun) -> CommandSpec | None:
 
 def _supported(rule: Rule, facts: EntityFacts) -> bool:
     """Return True when the entity has what the rule needs (features, colour modes, attribute)."""
-    if rule.attribute is not None and facts.attributes.get(rule.attribute) is None:
+    if rule.attribute is not None and rule.attribute not in facts.attributes:
         return False
     if rule.features and not any(facts.supported_features & need == need for need in rule.features):
         return False

@@ -7,8 +7,16 @@ from time import perf_counter
 from typing import TYPE_CHECKING, Any
 
 from homeassistant.components.conversation import DOMAIN as CONVERSATION_DOMAIN
-from homeassistant.components.homeassistant.exposed_entities import async_listen_entity_updates
-from homeassistant.const import ATTR_FRIENDLY_NAME, ATTR_SUPPORTED_FEATURES, EVENT_STATE_CHANGED
+from homeassistant.components.homeassistant.exposed_entities import (
+    async_listen_entity_updates,
+    async_should_expose,
+)
+from homeassistant.const import (
+    ATTR_DEVICE_CLASS,
+    ATTR_FRIENDLY_NAME,
+    ATTR_SUPPORTED_FEATURES,
+    EVENT_STATE_CHANGED,
+)
 from homeassistant.core import CALLBACK_TYPE, EventStateChangedData, HomeAssistant, State, callback
 from homeassistant.helpers import area_registry as ar
 from homeassistant.helpers import device_registry as dr
@@ -20,6 +28,7 @@ from homeassistant.util import dt as dt_util
 from .const import LOGGER, REBUILD_COOLDOWN
 from .core import Device, HomeIndex, build_vector_searcher
 from .entities import HomeSnapshot, async_snapshot_home
+from .entity_commands import DOMAIN_SPECS
 
 if TYPE_CHECKING:
     from datetime import datetime
@@ -70,28 +79,33 @@ def build_home(snapshot: HomeSnapshot) -> BuiltHome:
     )
 
 
+def _frozen(value: Any) -> Any:
+    """Return a hashable form of an attribute value (lists and mappings of options)."""
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return tuple(_frozen(item) for item in value)
+    if isinstance(value, dict):
+        return tuple(sorted((str(key), _frozen(item)) for key, item in value.items()))
+    return value
+
+
 def _command_signature(state: State) -> tuple[Any, ...]:
     """Return what of a state shapes the entity's name and commands (not its changing values).
 
-    The set of attribute names tells when a readable attribute appears or goes (an
-    entity becoming available); list attributes hold the modes and sources offered.
+    That is its name, features and device class, the values of the attributes that
+    shape commands (option lists, ranges, colour modes) and which readable attributes
+    it has; a media player's title or position coming and going changes nothing.
     """
     attributes = state.attributes
+    spec = DOMAIN_SPECS.get(state.domain)
+    shaping = spec.shaping_attributes if spec else frozenset()
+    readable = spec.readable_attributes if spec else frozenset()
     return (
         attributes.get(ATTR_FRIENDLY_NAME),
         attributes.get(ATTR_SUPPORTED_FEATURES),
-        frozenset(attributes),
-        tuple((key, tuple(value)) for key, value in attributes.items() if isinstance(value, list)),
+        attributes.get(ATTR_DEVICE_CLASS),
+        tuple(sorted((key, _frozen(value)) for key, value in attributes.items() if key in shaping)),
+        frozenset(key for key in attributes if key in readable),
     )
-
-
-@callback
-def _state_changes_commands(event_data: EventStateChangedData) -> bool:
-    """Return True when a state change adds, removes, renames or reshapes an entity."""
-    old, new = event_data["old_state"], event_data["new_state"]
-    if old is None or new is None:
-        return True
-    return _command_signature(old) != _command_signature(new)
 
 
 @callback
@@ -138,6 +152,8 @@ class HomeIndexManager:
             hass, LOGGER, cooldown=REBUILD_COOLDOWN, immediate=False, function=self.async_rebuild
         )
         self._unsubscribe: list[CALLBACK_TYPE] = []
+        self._building = False
+        self._changed_while_building = False
 
     @classmethod
     async def async_create(cls, hass: HomeAssistant) -> HomeIndexManager:
@@ -145,14 +161,36 @@ class HomeIndexManager:
         return cls(hass, await _async_build(hass))
 
     async def async_rebuild(self) -> None:
-        """Build the home again and swap the new build in."""
-        self.current = await _async_build(self.hass)
+        """Build the home again and swap the new build in; build again if it changed meanwhile."""
+        self._building, self._changed_while_building = True, False
+        try:
+            self.current = await _async_build(self.hass)
+        finally:
+            self._building = False
         self.rebuilds += 1
+        if self._changed_while_building:
+            self.async_schedule_rebuild()
 
     @callback
     def async_schedule_rebuild(self, *_: Any) -> None:
         """Rebuild after the home has been quiet for a moment."""
+        if self._building:
+            # The build under way may have read the home before this change.
+            self._changed_while_building = True
         self._debouncer.async_schedule_call()
+
+    @callback
+    def _state_change_matters(self, event_data: EventStateChangedData) -> bool:
+        """Return True when an exposed entity is added, removed, renamed or reshaped."""
+        entity_id = event_data["entity_id"]
+        if entity_id not in self.current.by_id and not async_should_expose(
+            self.hass, CONVERSATION_DOMAIN, entity_id
+        ):
+            return False
+        old, new = event_data["old_state"], event_data["new_state"]
+        if old is None or new is None:
+            return True
+        return _command_signature(old) != _command_signature(new)
 
     @callback
     def async_listen(self) -> None:
@@ -164,7 +202,7 @@ class HomeIndexManager:
             bus.async_listen(dr.EVENT_DEVICE_REGISTRY_UPDATED, schedule, event_filter=_device_change_matters),
             bus.async_listen(ar.EVENT_AREA_REGISTRY_UPDATED, schedule),
             bus.async_listen(fr.EVENT_FLOOR_REGISTRY_UPDATED, schedule),
-            bus.async_listen(EVENT_STATE_CHANGED, schedule, event_filter=_state_changes_commands),
+            bus.async_listen(EVENT_STATE_CHANGED, schedule, event_filter=self._state_change_matters),
             async_listen_entity_updates(self.hass, CONVERSATION_DOMAIN, schedule),
         ]
 

@@ -6,7 +6,6 @@ from typing import TYPE_CHECKING
 
 from homeassistant.helpers import config_validation as cv
 from homeassistant.helpers.aiohttp_client import async_get_clientsession
-from homeassistant.helpers.start import async_at_started
 
 from .clients.openai_chat import OpenAICompatibleChat
 from .const import DOMAIN
@@ -44,9 +43,6 @@ async def async_setup_entry(hass: HomeAssistant, entry: ContextRetrievalConfigEn
     index = await HomeIndexManager.async_create(hass)
     index.async_listen()
     entry.async_on_unload(index.async_stop)
-    if not hass.is_running:
-        # Entities keep arriving while Home Assistant starts; index them all once it has.
-        entry.async_on_unload(async_at_started(hass, lambda _: index.async_schedule_rebuild()))
     entry.runtime_data = ContextRetrievalData(settings, index, parser, ConversationStates())
     return True
 

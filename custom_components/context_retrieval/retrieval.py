@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .clients.openai_chat import ChatError
 from .core import render_yaml_context, retrieve
 
 if TYPE_CHECKING:
@@ -22,23 +21,13 @@ async def async_retrieve(
 ) -> dict[str, Any]:
     """Return the service response for an utterance (CONTRACT §4)."""
     home = data.index.current
-    llm_meta: dict[str, Any] = {}
-    llm = None
+    llm, llm_meta = None, {}
     if data.parser is not None:
-        answer = await data.parser.async_parse(home.index.system_prompt, text)
-        if isinstance(answer, ChatError):
-            llm_meta = {"llm_error": type(answer).__name__, "fallback": "offline_parser"}
-        else:
-            llm = answer
+        llm, llm_meta = await data.parser.async_parse(home.index.system_prompt, text)
     state = data.conversations.get(conversation_id)
     results = retrieve(
         text, home.devices, llm, state, top_k=top_k or data.settings.top_k, vector_searcher=home.index
     )
-    if data.parser is not None and llm is not None:
-        if any(result.meta.get("parse") == "degraded" for result in results):
-            data.parser.report_failure("its answer was not the command format")
-        else:
-            data.parser.report_success()
     for result in results:
         result.meta.update(llm_meta)
     return {

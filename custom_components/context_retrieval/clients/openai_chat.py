@@ -81,8 +81,8 @@ class OpenAICompatibleChat(OpenAICompatibleClient):
 class PrefetchedAnswer:
     """An ``LLMClient`` that returns an answer already fetched asynchronously.
 
-    ``retrieve`` is synchronous (it runs in an executor); the caller awaits the chat
-    client first and hands the text, or the error it raised, over through this object.
+    ``retrieve`` is synchronous; the caller awaits the chat client first and hands the
+    text, or the error it raised, over through this object.
     """
 
     answer: str = ""

@@ -1,0 +1,75 @@
+"""Paraphrase test of embedders: does an utterance land on the command description it means?
+
+Each item of ``paraphrase.jsonl`` pairs an utterance with four command descriptions of one
+device kind and the index of the one it means. An embedder ranks the four by cosine; we
+report top-1 (chance 0.25), mean reciprocal rank, and top-1 on the items that share no
+character with the right description (where only meaning can help).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from statistics import fmean
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from .data import read_records
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from pathlib import Path
+
+    from custom_components.context_retrieval.core import Embedder
+
+
+@dataclass(frozen=True, slots=True)
+class ParaphraseItem:
+    """An utterance, four descriptions and the one it means."""
+
+    id: str
+    text: str
+    choices: tuple[str, ...]
+    answer: int
+
+    @property
+    def shares_a_character(self) -> bool:
+        """Return whether the utterance shares a character with the right description."""
+        return bool(set(self.text) & set(self.choices[self.answer]))
+
+
+@dataclass(frozen=True, slots=True)
+class ParaphraseScore:
+    """How one embedder did."""
+
+    top1: float
+    mrr: float
+    top1_disjoint: float
+    items: int
+    disjoint: int
+
+
+def load_paraphrases(path: Path) -> list[ParaphraseItem]:
+    """Read the items of a paraphrase file."""
+    return [_item(record) for record in read_records(path)]
+
+
+def _item(record: dict[str, Any]) -> ParaphraseItem:
+    return ParaphraseItem(record["id"], record["text"], tuple(record["choices"]), int(record["answer"]))
+
+
+def score_embedder(embedder: Embedder, items: Sequence[ParaphraseItem]) -> ParaphraseScore:
+    """Return the embedder's top-1, MRR and top-1 without shared characters."""
+    ranks = []
+    for item in items:
+        vectors = embedder.embed([item.text, *item.choices])
+        similarity = vectors[1:] @ vectors[0]
+        ranks.append(1 + int(np.sum(similarity > similarity[item.answer])))
+    disjoint = [rank for rank, item in zip(ranks, items, strict=True) if not item.shares_a_character]
+    return ParaphraseScore(
+        top1=fmean(rank == 1 for rank in ranks),
+        mrr=fmean(1 / rank for rank in ranks),
+        top1_disjoint=fmean(rank == 1 for rank in disjoint) if disjoint else float("nan"),
+        items=len(items),
+        disjoint=len(disjoint),
+    )
