@@ -328,7 +328,9 @@ def describe_failure(outcome: TargetOutcome, devices: dict[str, Device]) -> str:
         device = devices.get(device_id)
         return f"{device.room}/{device.name}" if device else device_id
 
-    wanted = ", ".join(sorted(map(label, target.device_ids))[:4]) + (" +" if len(target.device_ids) > 4 else "")
+    wanted = ", ".join(sorted(map(label, target.device_ids))[:4]) + (
+        " +" if len(target.device_ids) > 4 else ""
+    )
     missed = [
         metric
         for metric, value in outcome.scores.items()
@@ -374,12 +376,12 @@ def main() -> None:
 
     ``--no-failures`` prints the tables only (for a sealed set).
     """
-    import sys  # noqa: PLC0415
+    import sys
 
     arguments = sys.argv[1:]
     names = [name for name in arguments if not name.startswith("--")] or ["heldout_a"]
     text, _ = labelled_homes_section(names, failures="--no-failures" not in arguments)
-    print(text)  # noqa: T201
+    print(text)
 
 
 if __name__ == "__main__":
