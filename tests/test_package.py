@@ -73,17 +73,26 @@ def test_manifest_keys_values_and_order():
         assert "home-assistant.io" not in url
 
 
-def test_requirements_are_pinned_as_home_assistant_pins_them():
+def test_requirements_are_pinned_except_what_home_assistant_itself_pins():
+    """Our own requirements are pinned; one Home Assistant ships is a lower bound its pin meets.
+
+    An exact pin of numpy would conflict with the next Home Assistant release's own pin and
+    keep the integration from loading.
+    """
     constraints = dict(
         line.split("==", 1)
         for line in HA_CONSTRAINTS.read_text(encoding="utf-8").splitlines()
         if "==" in line
     )
     for requirement in MANIFEST["requirements"]:
+        if ">=" in requirement:
+            name, _, minimum = requirement.partition(">=")
+            assert name in constraints, f"{requirement}: only what Home Assistant pins may float"
+            assert AwesomeVersion(constraints[name]) >= AwesomeVersion(minimum)
+            continue
         name, _, version = requirement.partition("==")
         assert version, f"{requirement} is not pinned"
-        if name in constraints:
-            assert constraints[name] == version, f"Home Assistant pins {name}=={constraints[name]}"
+        assert name not in constraints, f"Home Assistant pins {name}: use a lower bound"
 
 
 def test_hacs_manifest():

@@ -8,9 +8,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .embedding import Embedder, default_embedder
-from .gating import CATEGORIES
+from .gating import CATEGORIES, TYPE_WORDS
 from .keyword import KeywordIndex
 from .parsing import OfflineParser, build_system_prompt
+from .pronunciation import SoundIndex
 from .scope import RoomTable
 from .spec import SpecIndex, build_command_document, build_fallback_document
 from .vector import CommandVectorIndex
@@ -39,6 +40,10 @@ class HomeIndex:
     system_prompt: str
     offline_parser: OfflineParser
     """The offline parser of this home's rooms, device names and categories."""
+    room_sounds: SoundIndex
+    """Room, alias and floor words by sound (握室 heard for 卧室)."""
+    word_sounds: SoundIndex
+    """Every home word by sound: rooms, device names and aliases, type words."""
 
     def covers(self, devices: Sequence[Device]) -> bool:
         """Return True when this index was built for exactly these device ids, in order."""
@@ -94,4 +99,6 @@ def build_home_index(
         device_names=device_names,
         system_prompt=build_system_prompt(room_names, present),
         offline_parser=OfflineParser.build(room_names, device_names, categories=present),
+        room_sounds=SoundIndex.build(room_names),
+        word_sounds=SoundIndex.build([*room_names, *device_names, *TYPE_WORDS]),
     )

@@ -93,6 +93,7 @@ def retrieve(  # noqa: PLR0913 - the public signature is fixed by the contract
     index = _index_for(devices, vector_searcher)
     started = perf_counter()
     commands, parse_meta = _parse(text, llm, index)
+    heard_in_text = parse_meta.pop("heard_as", {})
     parse_ms = (perf_counter() - started) * 1000
     group_ids = (f"group-{n}" for n in itertools.count(1))
     results = []
@@ -108,6 +109,7 @@ def retrieve(  # noqa: PLR0913 - the public signature is fixed by the contract
             group_ids=group_ids,
             sole_command=len(commands) == 1,
             carried_rooms=said_rooms,
+            heard=heard_in_text,
         )
         result = search.run(command)
         if ir.scope_include or search.room_from_hint:
@@ -127,12 +129,15 @@ def _parse(text: str, llm: LLMClient | None, index: HomeIndex) -> tuple[list[Com
     if not text.strip():
         return [UNKNOWN_COMMAND], {"parse": "empty"}
     if llm is None:
-        return index.offline_parser.parse(text), {"parse": "offline"}
+        heard, respelled = index.word_sounds.respell(text)
+        meta: dict[str, Any] = {"parse": "offline"} | ({"heard_as": respelled} if respelled else {})
+        return index.offline_parser.parse(heard), meta
     try:
         raw = llm.complete(index.system_prompt, text)
     except Exception as err:  # noqa: BLE001 - any LLM client failure degrades to the offline parser
         _LOGGER.warning("LLM parse failed (%s); using the offline parser", type(err).__name__)
-        return index.offline_parser.parse(text), {"parse": "offline", "llm_error": type(err).__name__}
+        commands, meta = _parse(text, None, index)
+        return commands, meta | {"llm_error": type(err).__name__}
     outcome = parse_commands(raw if isinstance(raw, str) else "")
     if outcome.degraded:
         return outcome.commands, {"parse": "degraded", "parser_errors": outcome.errors}

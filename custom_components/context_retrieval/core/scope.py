@@ -120,6 +120,11 @@ class RoomTable:
             longest,
         )
 
+    def knows(self, word: str) -> bool:
+        """Return True when ``word`` names a room (or alias) or a floor of the home."""
+        word = compact(word)
+        return word in self.room_index or word in self.floor_index
+
     def room_in(self, text: str) -> str | None:
         """Return the one known room word inside ``text`` (compacted), None if none or two."""
         found = extract_room_from_name(compact(text), self.vocabulary, self.longest)

@@ -20,7 +20,7 @@ from .fusion import (
     vector_query_for,
 )
 from .gating import GENERIC_TYPE_WORDS, TYPE_WORDS, category_for_type_hint, is_type_word
-from .keyword import EXACT_NAME_SCORE, MIN_NAME_SCORE
+from .keyword import CONTAINED_BASE_SCORE, EXACT_NAME_SCORE, MIN_NAME_SCORE
 from .models import (
     UNKNOWN_ACTION,
     UNKNOWN_COMMAND,
@@ -86,6 +86,8 @@ class CommandSearch:
     """The utterance parsed into this one command (所有 in the text is about it)."""
     carried_rooms: frozenset[str] = frozenset()
     """Rooms an earlier command of the utterance named; preferred when this one names none."""
+    heard: dict[str, str] = field(default_factory=dict)
+    """Words read by their sound (握室 -> 卧室): given, those of the utterance; after run, this command's."""
 
     def run(self, command: Command) -> RetrievalResult:
         """Return the result of this command."""
@@ -97,6 +99,7 @@ class CommandSearch:
             self._prepare_vectors(VectorQuery(self.ir.raw, "unknown_command"))
             return self._raw_text(command)
         self.ir = self._with_implied_quantifier()
+        self.ir = self._heard_as_home_words()
         self._prepare_vectors(vector_query_for(self.ir))
         referenced = self._referenced_positions()
         if referenced:
@@ -143,6 +146,46 @@ class CommandSearch:
         self.meta["quantifier_from_text"] = str(quantifier)
         return replace(ir, quantifier=quantifier)
 
+    def _heard_as_home_words(self) -> QueryIR:
+        """Return the IR with misheard room and device words read as the home words they sound like.
+
+        A room word the home lacks (握室) becomes the room it sounds like (卧室); a name no
+        device carries, even in part (抬灯), is respelled by sound (台灯). Words read this
+        way, here or in the utterance before offline parsing, mark the candidates
+        ``pinyin_hit``.
+        """
+        ir, heard = self.ir, dict(self.heard)
+        include = {self._room_heard(word, heard) for word in ir.scope_include}
+        exclude = {self._room_heard(word, heard) for word in ir.scope_exclude}
+        name = ir.name_hint
+        if name and not self._name_is_known(compact(name)):
+            respelled, replaced = self.index.word_sounds.respell(compact(name))
+            if replaced:
+                name, heard = respelled, heard | replaced
+        said = " ".join(filter(None, (name, *include, *exclude)))
+        self.heard = {span: word for span, word in heard.items() if word in said}
+        if not self.heard:
+            return ir
+        self.meta["heard_as"] = self.heard
+        return replace(ir, name_hint=name, scope_include=frozenset(include), scope_exclude=frozenset(exclude))
+
+    def _room_heard(self, word: str, heard: dict[str, str]) -> str:
+        """Return a room word as said, or the known room word it sounds like."""
+        if self.index.rooms.knows(word):
+            return word
+        room = self.index.room_sounds.word_like(word)
+        if room is None:
+            return word
+        heard[word] = room
+        return room
+
+    def _name_is_known(self, hint: str) -> bool:
+        """Return True when the hint is a type word or some device's name matches it at least in part."""
+        if is_type_word(hint) or hint in TYPE_WORDS:
+            return True
+        keywords = self.index.keywords
+        return any(keywords.score(p, hint)[0] >= CONTAINED_BASE_SCORE for p in keywords.candidates(hint))
+
     def _prepare_vectors(self, query: VectorQuery) -> None:
         """Embed the query once for every device of this command."""
         self.query = query
@@ -162,26 +205,39 @@ class CommandSearch:
             )
         return self._choices[signature]
 
-    def _capable(self, positions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def _capable(
+        self, positions: np.ndarray, *, named: frozenset[int] = frozenset(), target_set: bool = False
+    ) -> tuple[np.ndarray, np.ndarray]:
         """Return the capable subset of positions and their command similarities.
 
         Work is per document signature, not per device; devices indexed by a name/room
         fallback document (no command spec) cannot be checked and are kept, scored by
-        that document.
+        that document. A device the user named, or every device of a target set when
+        none of them matches the action, is never dropped for the action's wording (灭掉,
+        整暗一点): it stays with its most similar command and that command's lower score.
+        Only devices that other targets outdo on the action are left out.
         """
         vectors = self.index.vectors
         signatures, inverse = np.unique(vectors.device_signature[positions], return_inverse=True)
         fallback_docs = vectors.signature_fallback_doc[signatures]
         without_specs = fallback_docs >= 0
         capable = without_specs.copy()
+        has_command = without_specs.copy()
         similarity = np.zeros(len(signatures), dtype=np.float32)
         if self.doc_scores.size:
             similarity[without_specs] = self.doc_scores[fallback_docs[without_specs]]
         for k in np.flatnonzero(~without_specs):
             choice = self._choice(vectors.signature_device[int(signatures[k])])
             capable[k] = is_capable(choice, enforce=self.enforce)
+            has_command[k] = choice.command is not None
             similarity[k] = choice.similarity
         keep = capable[inverse]
+        unfamiliar = has_command[inverse] & ~keep
+        if not (target_set and not keep[has_command[inverse]].any()):
+            unfamiliar &= np.isin(positions, list(named))
+        if unfamiliar.any():
+            self.meta["kept_for_unfamiliar_action"] = int(np.count_nonzero(unfamiliar))
+            keep |= unfamiliar
         if len(positions) and not keep.any():
             self.meta["no_capable_device"] = True
         return positions[keep], similarity[inverse][keep]
@@ -308,7 +364,8 @@ class CommandSearch:
         room_hit: bool,
     ) -> RetrievalResult:
         """Score a pool by weighted keyword + vector evidence and keep the best."""
-        pool, similarity = self._capable(pool)
+        named = frozenset(p for p, match in names.items() if match.via != "type")
+        pool, similarity = self._capable(pool, named=named, target_set=category is not None)
         keyword_weight, vector_weight = GATED_WEIGHTS if category else UNGATED_WEIGHTS
         self.meta["weights"] = {"keyword": keyword_weight, "vector": vector_weight}
         keyword = np.array([base + names.get(int(p), NO_MATCH).score for p in pool], dtype=np.float32)
@@ -382,6 +439,8 @@ class CommandSearch:
             reasons.append("type_hit")
         if self.doc_scores.size and self._choice(position).similarity > 0:
             reasons.append("vector_hit")
+        if self.heard:
+            reasons.append("pinyin_hit")
         return reasons
 
     def _bulk(
@@ -399,6 +458,7 @@ class CommandSearch:
             *(["room_hit"] if room_hit else []),
             *(["type_hit"] if category else []),
             f"quantifier_{self.ir.quantifier}",
+            *(["pinyin_hit"] if self.heard else []),
         ]
         return self._targets_result(command, [int(p) for p in pool], reasons, category=category)
 
@@ -406,7 +466,7 @@ class CommandSearch:
         self, command: Command, positions: list[int], reasons: list[str], category: str | None = None
     ) -> RetrievalResult:
         """Return one device candidate, or groups by command set, for a known target set."""
-        capable, similarity = self._capable(np.array(positions, dtype=np.int64))
+        capable, similarity = self._capable(np.array(positions, dtype=np.int64), target_set=True)
         dropped = len(positions) - len(capable)
         if dropped:
             self.meta["unsupported_targets"] = dropped

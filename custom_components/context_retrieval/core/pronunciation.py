@@ -1,0 +1,97 @@
+"""Words that sound alike: speech recognition writes 握室 for 卧室 and 空条 for 空调.
+
+Voice input reaches the engine through speech recognition, which picks characters by
+sound. A span of what was heard is read as a home word (a room, a floor, a device name
+or alias, a type word) when both have the same toneless pinyin, every reading of a
+heteronym counting (调 reads tiao or diao). Readings come from pypinyin's dictionary,
+not from a table of our own. Such a match ranks below an exact one (``pinyin_hit``).
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from pypinyin import Style, pinyin
+
+from .text import compact, has_han
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+MIN_SOUND_WORD = 2
+"""Single characters share sounds with too much to be matched by sound."""
+MAX_READINGS = 32
+"""Most reading combinations considered for one span (heteronyms multiply)."""
+
+type SoundKey = tuple[str, ...]
+
+
+@functools.lru_cache(maxsize=16384)
+def readings(char: str) -> frozenset[str]:
+    """Return the toneless pinyin readings of one character (itself when it is not Han)."""
+    if not has_han(char):
+        return frozenset({char})
+    return frozenset(pinyin(char, style=Style.NORMAL, heteronym=True, errors="default")[0])
+
+
+def sound_keys(word: str) -> set[SoundKey]:
+    """Return every toneless reading of a word, at most MAX_READINGS of them."""
+    per_char = [sorted(readings(char)) for char in word]
+    return set(itertools.islice(itertools.product(*per_char), MAX_READINGS))
+
+
+@dataclass(slots=True)
+class SoundIndex:
+    """Home words by their sound, to respell what speech recognition misheard."""
+
+    words: frozenset[str]
+    by_sound: dict[SoundKey, str]
+    """A reading -> the home word with that reading (the first word wins a tie)."""
+    longest: int = field(default=0)
+
+    @classmethod
+    def build(cls, words: Iterable[str]) -> SoundIndex:
+        """Index the compacted words of at least MIN_SOUND_WORD Han characters."""
+        known = sorted({w for w in map(compact, words) if len(w) >= MIN_SOUND_WORD and has_han(w)})
+        by_sound: dict[SoundKey, str] = {}
+        for word in known:
+            for key in sound_keys(word):
+                by_sound.setdefault(key, word)
+        return cls(frozenset(known), by_sound, max(map(len, known), default=0))
+
+    def word_like(self, text: str) -> str | None:
+        """Return the home word that ``text`` sounds like (None if none, or if it is one)."""
+        text = compact(text)
+        if text in self.words or len(text) < MIN_SOUND_WORD:
+            return None
+        return next((word for key in sound_keys(text) if (word := self.by_sound.get(key))), None)
+
+    def respell(self, text: str) -> tuple[str, dict[str, str]]:
+        """Return ``text`` with spans that sound like home words replaced by them, and the replacements.
+
+        Longest spans first, left to right; exact home words in the text are kept as they are.
+        """
+        if not self.by_sound:
+            return text, {}
+        out: list[str] = []
+        replaced: dict[str, str] = {}
+        position = 0
+        while position < len(text):
+            for size in range(min(self.longest, len(text) - position), MIN_SOUND_WORD - 1, -1):
+                span = text[position : position + size]
+                if span in self.words:
+                    out.append(span)
+                    break
+                word = self.word_like(span) if all(map(has_han, span)) else None
+                if word is not None:
+                    out.append(word)
+                    replaced[span] = word
+                    break
+            else:
+                out.append(text[position])
+                size = 1
+            position += size
+        return "".join(out), replaced

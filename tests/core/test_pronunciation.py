@@ -1,0 +1,77 @@
+"""Words heard by their sound: speech recognition's homophones read as the home's words."""
+
+from __future__ import annotations
+
+import pytest
+
+from custom_components.context_retrieval.core.models import Device
+from custom_components.context_retrieval.core.pipeline import retrieve
+from custom_components.context_retrieval.core.pronunciation import SoundIndex, readings, sound_keys
+from custom_components.context_retrieval.core.state import ConversationState
+
+from .conftest import CLOSE, COOL, OFF, ON, OPEN, cmd, light
+from .conftest import run_commands as run
+
+
+def test_readings_are_toneless_and_include_every_heteronym():
+    assert readings("调") == {"tiao", "diao"}
+    assert readings("室") == {"shi"}
+    assert readings("A") == {"A"}
+    assert ("kong", "tiao") in sound_keys("空调")
+    assert ("kong", "diao") in sound_keys("空调")
+
+
+@pytest.mark.parametrize(
+    ("heard", "meant"),
+    [("握室", "卧室"), ("除房", "厨房"), ("床帘", "窗帘"), ("抬灯", "台灯"), ("空条", "空调")],
+)
+def test_a_word_that_sounds_like_a_home_word_is_read_as_it(heard, meant):
+    sounds = SoundIndex.build(["卧室", "厨房", "窗帘", "台灯", "空调"])
+    assert sounds.word_like(heard) == meant
+    assert sounds.respell(f"打开{heard}") == (f"打开{meant}", {heard: meant})
+
+
+def test_home_words_and_other_sounds_are_left_alone():
+    sounds = SoundIndex.build(["卧室", "台灯"])
+    assert sounds.word_like("卧室") is None
+    assert sounds.word_like("书房") is None
+    assert sounds.respell("打开卧室的台灯") == ("打开卧室的台灯", {})
+    assert SoundIndex.build(["灯"]).by_sound == {}  # one character matches too much by sound
+
+
+def _home():
+    return [
+        light("l-bed", "台灯", "卧室"),
+        light("l-kit", "主灯", "厨房"),
+        light("l-liv", "吊灯", "客厅"),
+        Device(id="b-bed", name="窗帘", room="卧室", category="Blind", commands=[OPEN, CLOSE]),
+        Device(id="ac-liv", name="空调", room="客厅", category="AirConditioner", commands=[ON, OFF, COOL]),
+        Device(id="ac-kit", name="空调", room="厨房", category="AirConditioner", commands=[ON, OFF, COOL]),
+    ]
+
+
+def test_a_misheard_room_scopes_the_command_with_a_pinyin_hit():
+    (result,) = run(_home(), "打开除房的空条", cmd("打开", s="除房", n="空条", t="AirConditioner"))
+    assert [c.entity_id for c in result.candidates] == ["ac-kit"]
+    assert {"room_hit", "pinyin_hit"} <= set(result.candidates[0].reasons)
+    assert result.meta["heard_as"] == {"除房": "厨房", "空条": "空调"}
+
+
+def test_a_misheard_name_finds_the_device():
+    (result,) = run(_home(), "抬灯关掉", cmd("关闭", n="抬灯", t="Light"))
+    assert result.candidates[0].entity_id == "l-bed"
+    assert "pinyin_hit" in result.candidates[0].reasons
+
+
+def test_an_exact_name_needs_no_sound():
+    (result,) = run(_home(), "台灯关掉", cmd("关闭", n="台灯", t="Light"))
+    assert result.candidates[0].entity_id == "l-bed"
+    assert "pinyin_hit" not in result.candidates[0].reasons
+    assert "heard_as" not in result.meta
+
+
+def test_the_offline_parser_reads_misheard_words_too():
+    (result,) = retrieve("把握室的床帘拉上", _home(), None, ConversationState())
+    assert result.candidates[0].entity_id == "b-bed"
+    assert "pinyin_hit" in result.candidates[0].reasons
+    assert result.meta["heard_as"] == {"握室": "卧室", "床帘": "窗帘"}
