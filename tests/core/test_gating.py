@@ -2,7 +2,12 @@
 
 import pytest
 
-from custom_components.context_retrieval.core.gating import CATEGORIES, category_for_type_hint, is_type_word
+from custom_components.context_retrieval.core.gating import (
+    CATEGORIES,
+    category_for_type_hint,
+    in_category,
+    is_type_word,
+)
 
 
 @pytest.mark.parametrize(
@@ -42,3 +47,17 @@ def test_contract_categories_are_all_known():
 )
 def test_generic_type_words(word, generic):
     assert is_type_word(word) is generic
+
+
+@pytest.mark.parametrize(
+    ("device_category", "category", "expected"),
+    [
+        ("Sensor", "Sensor", True),
+        ("ContactSensor", "Sensor", True),
+        ("MotionSensor", "Sensor", True),
+        ("SmokeDetector", "Sensor", False),
+        ("Light", "Sensor", False),
+    ],
+)
+def test_a_kind_of_a_category_is_in_it(device_category, category, expected):
+    assert in_category(device_category, category) is expected

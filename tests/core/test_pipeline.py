@@ -647,3 +647,39 @@ def test_a_type_word_nobody_is_called_still_means_the_type():
     (result,) = run(home, "把窗帘拉上", cmd("关闭", s="客厅", n="窗帘", t="Blind"))
     assert set(ids(result)) == {"b-1", "b-2"}
     assert result.hint == "multiple_close_matches"
+
+
+def test_a_device_called_exactly_that_passes_the_category_gate():
+    home = [
+        Device(id="f-1", name="吊扇", room="客厅", category="Fan", commands=[ON, OFF]),
+        Device(id="s-1", name="排气扇", room="卫生间", category="Switch", commands=[ON, OFF]),
+    ]
+    (result,) = run(home, "排气扇开一下", cmd("打开", n="排气扇", t="Fan"))
+    assert ids(result)[0] == "s-1"
+    assert "name_hit" in result.candidates[0].reasons
+
+
+def test_an_exact_name_outranks_siblings_whose_commands_are_worded_closer():
+    lower = CommandSpec("main-windowShade-close", "放下")
+    home = [
+        Device(id="b-1", name="窗帘", room="客厅", category="Blind", commands=[OPEN, CLOSE]),
+        Device(id="b-2", name="卷帘", room="书房", category="Blind", commands=[lower]),
+    ]
+    (result,) = run(home, "把卷帘关上", cmd("关闭", n="卷帘", t="Blind"))
+    assert ids(result) == ["b-2", "b-1"]
+
+
+def test_a_room_said_earlier_outranks_an_exact_name_elsewhere():
+    home = [
+        Device(id="tv-old", name="电视", room="老人房", category="Television", commands=[ON, OFF]),
+        Device(id="bk-main", name="电热毯", room="主卧", category="Unknown", commands=[ON, OFF]),
+        Device(id="bk-old", name="奶奶的电热毯", room="老人房", category="Unknown", commands=[ON, OFF]),
+    ]
+    _, blanket = run(
+        home,
+        "老人房电视关了，电热毯开一下",
+        cmd("关闭", s="老人房", n="电视", t="Television"),
+        cmd("打开", n="电热毯"),
+    )
+    assert ids(blanket) == ["bk-old", "bk-main"]
+    assert "room_carried" in blanket.candidates[0].reasons

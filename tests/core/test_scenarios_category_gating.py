@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from custom_components.context_retrieval.core.gating import category_for_type_hint
+from custom_components.context_retrieval.core.models import CommandSpec, Device
 
-from .conftest import cmd
+from .conftest import ON, cmd
 from .conftest import run_commands as run
 
 # seed 000 decision 2: TYPE_TO_CATEGORY, verbatim.
@@ -58,3 +59,19 @@ def test_gate_with_no_device_of_the_category_falls_back_to_everything(home):
     assert result.meta["gating_fallback"] == "Washer"
     assert result.meta["gating"] is None
     assert result.candidates
+
+
+OPEN_STATE = CommandSpec("main-contactSensor-contact", "门窗开合状态", readable=True)
+MOTION = CommandSpec("main-motionSensor-motion", "人体移动", readable=True)
+
+
+def test_a_sensor_gate_keeps_kinds_of_sensor():
+    home = [
+        Device(id="w-1", name="主卧窗户", room="主卧", category="ContactSensor", commands=[OPEN_STATE]),
+        Device(id="m-1", name="人体感应", room="过道", category="MotionSensor", commands=[MOTION]),
+        Device(id="l-1", name="主灯", room="主卧", category="Light", commands=[ON]),
+    ]
+    (result,) = run(home, "窗户开着吗", cmd("查询状态", n="窗户", t="Sensor"))
+    assert result.meta["gating"] == "Sensor"
+    assert {c.entity_id for c in result.candidates} <= {"w-1", "m-1"}
+    assert result.candidates[0].entity_id == "w-1"

@@ -127,6 +127,15 @@ TYPE_WORDS: dict[str, str] = {
 _BY_LOWER = {category.lower(): category for category in CATEGORIES}
 
 
+def in_category(device_category: str, category: str) -> bool:
+    """Return True when a device category is the category or a kind of it (ContactSensor is a Sensor).
+
+    The parser's categories are a closed set (CONTRACT §3); vendors name finer ones by
+    prefixing the kind, as SmartThings does (ContactSensor, MotionSensor).
+    """
+    return device_category == category or device_category.endswith(category)
+
+
 def category_for_type_hint(type_hint: str | None) -> str | None:
     """Return the category a type hint gates on, or None to skip gating.
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .embedding import Embedder, default_embedder
-from .gating import CATEGORIES, TYPE_WORDS
+from .gating import CATEGORIES, TYPE_WORDS, in_category
 from .keyword import KeywordIndex
 from .parsing import OfflineParser, build_system_prompt
 from .pronunciation import SoundIndex
@@ -68,7 +68,6 @@ def build_home_index(
         list(device.commands) or (spec.commands_for(device.profile_id) if spec and device.profile_id else [])
         for device in devices
     ]
-    categories = np.array([device.category for device in devices], dtype=object)
     present = sorted({device.category for device in devices} & CATEGORIES)
     room_words = (
         *(device.room for device in devices),
@@ -83,7 +82,7 @@ def build_home_index(
         device_ids=tuple(device.id for device in devices),
         positions={device.id: position for position, device in enumerate(devices)},
         commands=commands,
-        category_masks={category: categories == category for category in present},
+        category_masks=_category_masks(devices),
         rooms=RoomTable.build(
             [device.room for device in devices], [device.name for device in devices], rooms
         ),
@@ -102,3 +101,13 @@ def build_home_index(
         room_sounds=SoundIndex.build(room_names),
         word_sounds=SoundIndex.build([*room_names, *device_names, *TYPE_WORDS]),
     )
+
+
+def _category_masks(devices: Sequence[Device]) -> dict[str, np.ndarray]:
+    """Return, per category, the devices of it or of a kind of it (a ContactSensor is a Sensor)."""
+    masks = {}
+    for category in CATEGORIES:
+        mask = np.array([in_category(device.category, category) for device in devices], dtype=bool)
+        if mask.any():
+            masks[category] = mask
+    return masks

@@ -67,6 +67,11 @@ BULK_NAME_MIN = 0.6
 """A bulk command with a specific name (所有台灯) keeps targets whose name contains it."""
 
 
+def _outranking_span(keyword_weight: float, vector_weight: float) -> float:
+    """Return a keyword score larger than any difference of room, type, name and action evidence."""
+    return ROOM_BONUS + TYPE_BONUS + 2 * EXACT_NAME_SCORE + 2 * vector_weight / keyword_weight
+
+
 @dataclass(slots=True)
 class CommandSearch:
     """Retrieval of one command against one home (scope, gate, recall, fusion, groups)."""
@@ -249,6 +254,10 @@ class CommandSearch:
         if category is None:
             return mask, None
         gated = mask & self.index.category_masks.get(category, np.zeros(len(mask), dtype=bool))
+        # A device called exactly what was said passes whatever its category (排气扇 on a switch).
+        for hint in self._name_hints(np.flatnonzero(mask)):
+            for position in self.index.keywords.by_name.get(hint, ()):
+                gated[position] |= mask[position]
         if not gated.any():
             self.meta["gating_fallback"] = category
             self.meta["gating"] = None
@@ -369,8 +378,13 @@ class CommandSearch:
         keyword_weight, vector_weight = GATED_WEIGHTS if category else UNGATED_WEIGHTS
         self.meta["weights"] = {"keyword": keyword_weight, "vector": vector_weight}
         keyword = np.array([base + names.get(int(p), NO_MATCH).score for p in pool], dtype=np.float32)
+        # A device called exactly what was said outranks any difference in how its commands are
+        # worded: the name is who, the action's similarity only how (卷帘's 放下 for 关闭).
+        exact = np.array([self._is_exact_name(names.get(int(p), NO_MATCH)) for p in pool], dtype=bool)
+        keyword += (vector_weight / keyword_weight) * exact
+        # A matching device in the room said earlier comes before any other (the others stay).
         carried = self._in_carried_rooms(pool)
-        keyword += ROOM_BONUS * carried
+        keyword += _outranking_span(keyword_weight, vector_weight) * carried
         total = keyword_weight * keyword + vector_weight * similarity
         limit = self._limit()
         order = np.lexsort((pool, -total))[:limit]
@@ -400,6 +414,11 @@ class CommandSearch:
         ):
             hint = MULTIPLE_CLOSE_MATCHES
         return RetrievalResult(command=command, candidates=candidates, hint=hint, meta=self.meta)
+
+    @staticmethod
+    def _is_exact_name(match: NameMatch) -> bool:
+        """Return True for a device called exactly the hint (its name or an alias, not its type)."""
+        return match.via != "type" and match.score >= EXACT_NAME_SCORE
 
     def _in_carried_rooms(self, pool: np.ndarray) -> np.ndarray:
         """Return which pool devices are in a room an earlier command of the utterance named.
