@@ -31,6 +31,67 @@ QUERY_WORDS = ("查询", "多少", "状态", "是否", "几度", "查看", "看�
 """Words that make an action a question about state, answered by readable attributes."""
 
 
+_NUMBER_WITH_UNIT = re.compile(r"(-?\d+(?:\.\d+)?)\s*(%|℃|°c|°f|°|度|c|f|k)?", re.IGNORECASE)
+TEMPERATURE_UNITS = frozenset({"℃", "°c", "°f", "°", "度", "c", "f", "celsius", "fahrenheit"})
+PERCENT_UNITS = frozenset({"%"})
+
+
+@dataclass(slots=True, frozen=True)
+class ActionValue:
+    """The argument an action carries (设置温度=26, 调到24C, 50%): its text, number and unit."""
+
+    text: str
+    number: float | None = None
+    unit: str | None = None
+
+    @classmethod
+    def parse(cls, action: str) -> ActionValue | None:
+        """Return the value of ``设置X=v`` or a number said in the action, None when there is none."""
+        key, equals, value = action.partition("=")
+        said = value.strip() if equals else ""
+        match = _NUMBER_WITH_UNIT.search(said or key)
+        if match is None:
+            return cls(said) if said and said not in SWITCH_VALUES else None
+        unit = match.group(2).lower() if match.group(2) else None
+        return cls(said or match.group(0), float(match.group(1)), unit)
+
+    def fits(self, command: CommandSpec) -> bool:
+        """Return True when the command's range holds the number in a compatible unit."""
+        value_range = command.value_range or {}
+        if self.number is None or not value_range:
+            return False
+        low, high = value_range.get("minimum"), value_range.get("maximum")
+        if isinstance(low, (int, float)) and self.number < low:
+            return False
+        if isinstance(high, (int, float)) and self.number > high:
+            return False
+        return self.unit is None or _unit_family(self.unit) == _unit_family(_range_unit(value_range))
+
+
+def _range_unit(value_range: dict[str, object]) -> str | None:
+    """Return a range's unit (SmartThings lists it: ``["℃"]``)."""
+    unit = value_range.get("unit")
+    if isinstance(unit, list):
+        unit = unit[0] if unit else None
+    return str(unit).lower() if unit else None
+
+
+def _unit_family(unit: str | None) -> str | None:
+    """Return ``temperature``, ``percent`` or the unit itself."""
+    if unit is None:
+        return None
+    if unit in TEMPERATURE_UNITS:
+        return "temperature"
+    if unit in PERCENT_UNITS:
+        return "percent"
+    return unit
+
+
+def takes_argument(command: CommandSpec) -> bool:
+    """Return True when a command is given a value (a range or a list to choose from)."""
+    return bool(command.value_range or command.value_list)
+
+
 @dataclass(slots=True, frozen=True)
 class VectorQuery:
     """The text embedded for one command and why it was chosen."""
@@ -38,6 +99,8 @@ class VectorQuery:
     text: str
     fallback_reason: str | None = None
     is_question: bool = False
+    value: ActionValue | None = None
+    """The action's argument, when it carries one: commands taking one are preferred."""
 
 
 def vector_query_for(ir: QueryIR) -> VectorQuery:
@@ -53,7 +116,8 @@ def vector_query_for(ir: QueryIR) -> VectorQuery:
     key, _, value = action.partition("=")
     value = value.strip()
     text = f"{key} {value}".strip() if has_han(value) and value not in SWITCH_VALUES else key.strip()
-    if has_latin(text) or not has_han(text):
+    # A number's unit letter (调到24C, 50%) does not make the action English.
+    if has_latin(_NUMBER_WITH_UNIT.sub("", text)) or not has_han(text):
         _LOGGER.debug("Action %r is not a Chinese phrase; embedding the raw query %r instead", action, ir.raw)
         return VectorQuery(ir.raw, "non_chinese_action", _is_question(ir.raw))
     if _is_question(text):
@@ -63,8 +127,8 @@ def vector_query_for(ir: QueryIR) -> VectorQuery:
         for word in (ir.name_hint, *ir.scope_include):
             said = said.replace(word, " ") if word else said
         return VectorQuery(f"{_QUESTION_WORDS.sub('', text)} {said}".strip(), None, is_question=True)
-    specific = _SET_VERBS.sub("", text).strip()
-    return VectorQuery(specific if has_han(specific) else text, None, is_question=False)
+    specific = _SET_VERBS.sub("", _NUMBER_WITH_UNIT.sub("", text)).strip()
+    return VectorQuery(specific if has_han(specific) else text, None, value=ActionValue.parse(action))
 
 
 _QUESTION_WORDS = re.compile("|".join(QUERY_WORDS))
@@ -97,14 +161,20 @@ def choose_capability(
     doc_scores: np.ndarray,
     *,
     question: bool,
+    value: ActionValue | None = None,
 ) -> CapabilityChoice:
     """Return the device's command most similar to the action.
 
     A question is answered by the most similar readable attribute when the device has
     one, else by its most similar command; a command is never answered by an attribute.
-    A device without command specs gets its name/room document's similarity.
+    An action with a value prefers a command whose range holds the number in its unit
+    (调到26度: the set point, not a fan speed), then a similar enough command that takes
+    an argument (开到三成: a level, not a step), then, when nothing is similar enough,
+    any that takes one. A device without command specs gets its name/room document's
+    similarity.
     """
     best: dict[bool, CapabilityChoice] = {}
+    commands: list[CapabilityChoice] = []
     for entry in vectors.device_entries[position]:
         command = vectors.entry_command[entry]
         score = float(doc_scores[vectors.entry_doc[entry]])
@@ -112,8 +182,20 @@ def choose_capability(
             return CapabilityChoice(None, score)
         if command.readable and not question:
             continue
+        if not command.readable:
+            commands.append(CapabilityChoice(command, score))
         if command.readable not in best or score > best[command.readable].similarity:
             best[command.readable] = CapabilityChoice(command, score)
+    if value is not None and not question:
+        capable = [c for c in commands if is_capable(c, enforce=True)]
+        tiers = (
+            [c for c in commands if c.command and value.fits(c.command)],
+            [c for c in capable if c.command and takes_argument(c.command)],
+            [] if capable else [c for c in commands if c.command and takes_argument(c.command)],
+        )
+        for tier in tiers:
+            if tier:
+                return max(tier, key=lambda choice: choice.similarity)
     return best.get(True) or best.get(False) or CapabilityChoice(None, 0.0)
 
 

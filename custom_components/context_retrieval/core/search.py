@@ -206,7 +206,11 @@ class CommandSearch:
         signature = int(vectors.device_signature[position])
         if signature not in self._choices:
             self._choices[signature] = choose_capability(
-                vectors, vectors.signature_device[signature], self.doc_scores, question=self.query.is_question
+                vectors,
+                vectors.signature_device[signature],
+                self.doc_scores,
+                question=self.query.is_question,
+                value=self.query.value,
             )
         return self._choices[signature]
 
