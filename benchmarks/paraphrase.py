@@ -3,7 +3,8 @@
 Each item of ``paraphrase.jsonl`` pairs an utterance with four command descriptions of one
 device kind and the index of the one it means. An embedder ranks the four by cosine; we
 report top-1 (chance 0.25), mean reciprocal rank, and top-1 on the items that share no
-character with the right description (where only meaning can help).
+character with the right description (where only meaning can help). Ties count as a
+random pick among the tied choices, so an embedder that scores all four alike is at chance.
 """
 
 from __future__ import annotations
@@ -60,16 +61,21 @@ def _item(record: dict[str, Any]) -> ParaphraseItem:
 
 def score_embedder(embedder: Embedder, items: Sequence[ParaphraseItem]) -> ParaphraseScore:
     """Return the embedder's top-1, MRR and top-1 without shared characters."""
-    ranks = []
+    top1: list[float] = []
+    reciprocal: list[float] = []
     for item in items:
         vectors = embedder.embed([item.text, *item.choices])
         similarity = vectors[1:] @ vectors[0]
-        ranks.append(1 + int(np.sum(similarity > similarity[item.answer])))
-    disjoint = [rank for rank, item in zip(ranks, items, strict=True) if not item.shares_a_character]
+        above = int(np.sum(similarity > similarity[item.answer]))
+        tied = int(np.sum(similarity == similarity[item.answer])) - 1
+        # Ties are broken at random: an embedder that scores every choice 0 is at chance.
+        top1.append(1 / (tied + 1) if above == 0 else 0.0)
+        reciprocal.append(fmean(1 / (above + 1 + k) for k in range(tied + 1)))
+    disjoint = [score for score, item in zip(top1, items, strict=True) if not item.shares_a_character]
     return ParaphraseScore(
-        top1=fmean(rank == 1 for rank in ranks),
-        mrr=fmean(1 / rank for rank in ranks),
-        top1_disjoint=fmean(rank == 1 for rank in disjoint) if disjoint else float("nan"),
+        top1=fmean(top1),
+        mrr=fmean(reciprocal),
+        top1_disjoint=fmean(disjoint) if disjoint else float("nan"),
         items=len(items),
         disjoint=len(disjoint),
     )

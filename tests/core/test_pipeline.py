@@ -683,3 +683,29 @@ def test_a_room_said_earlier_outranks_an_exact_name_elsewhere():
     )
     assert ids(blanket) == ["bk-old", "bk-main"]
     assert "room_carried" in blanket.candidates[0].reasons
+
+
+def test_a_set_command_after_a_room_is_said_stays_in_that_room():
+    home = [*_two_rooms_home(), light("l-3", "台灯", "卧室")]
+    _, lights = run(
+        home,
+        "卧室空调打开，灯都调到50%",
+        cmd("打开", s="卧室", n="空调", t="AirConditioner"),
+        cmd("设置亮度=50%", n="灯", t="Light", q="all"),
+    )
+    assert set(members(lights)) == {"l-2", "l-3"}
+    assert lights.meta["rooms_carried"] == ["卧室"]
+    assert "room_hit" in lights.candidates[0].reasons
+
+
+def test_a_set_command_covers_the_home_when_the_room_said_has_none_of_it():
+    home = [light("l-1", "主灯", "客厅"), light("l-2", "主灯", "卧室")]
+    home.append(Device(id="tv", name="电视", room="书房", category="Television", commands=[ON, OFF]))
+    _, lights = run(
+        home,
+        "书房电视打开，灯都关了",
+        cmd("打开", s="书房", n="电视", t="Television"),
+        cmd("关闭", n="灯", t="Light", q="all"),
+    )
+    assert set(members(lights)) == {"l-1", "l-2"}
+    assert "rooms_carried" not in lights.meta

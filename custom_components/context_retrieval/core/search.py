@@ -116,6 +116,9 @@ class CommandSearch:
         pool = np.flatnonzero(mask)
         room_hit = bool(include) and "scope_include_fallback" not in scope.meta
         if self.ir.quantifier in (Quantifier.ALL, Quantifier.EXCEPT):
+            carried = self._carried_set(mask) if not include and not self.ir.scope_exclude else None
+            if carried is not None:
+                pool, room_hit = carried, True
             return self._bulk(command, pool, category, room_hit=room_hit)
         result = self._ranked(command, pool, category, room_hit=room_hit)
         if self.meta.get("reference_unresolved") and result.candidates:
@@ -418,6 +421,20 @@ class CommandSearch:
         ):
             hint = MULTIPLE_CLOSE_MATCHES
         return RetrievalResult(command=command, candidates=candidates, hint=hint, meta=self.meta)
+
+    def _carried_set(self, mask: np.ndarray) -> np.ndarray | None:
+        """Return the targets of a set command inside the room an earlier command named, if any.
+
+        书房空调打开，灯调到50%: the lights of 书房, when it has some; else None.
+        """
+        if not self.carried_rooms:
+            return None
+        scope = self.index.rooms.apply(self.carried_rooms, ())
+        inside = mask & scope.mask
+        if "scope_include_fallback" in scope.meta or not inside.any():
+            return None
+        self.meta["rooms_carried"] = sorted(self.carried_rooms)
+        return np.flatnonzero(inside)
 
     @staticmethod
     def _is_exact_name(match: NameMatch) -> bool:
