@@ -13,7 +13,7 @@ from custom_components.context_retrieval.core.models import CommandSpec, Device
 from custom_components.context_retrieval.core.pipeline import build_vector_searcher, retrieve
 from custom_components.context_retrieval.core.state import ConversationState
 
-from .conftest import CLOSE, COOL, OFF, ON, OPEN, FakeLLM, cmd, light
+from .conftest import CLOSE, COOL, OFF, ON, OPEN, TEMPERATURE, FakeLLM, cmd, light
 from .conftest import run_commands as run
 from .conftest import targets as members
 
@@ -709,3 +709,24 @@ def test_a_set_command_covers_the_home_when_the_room_said_has_none_of_it():
     )
     assert set(members(lights)) == {"l-1", "l-2"}
     assert "rooms_carried" not in lights.meta
+
+
+# --- issue 6: questions ---------------------------------------------------------------------
+
+
+def test_a_question_lists_what_else_can_answer_it_after_the_type_asked():
+    ac_temperature = CommandSpec(
+        "main-temperatureMeasurement-temperature", "室内温度", "number", readable=True
+    )
+    home = [
+        Device(id="thermo", name="温湿度计", room="客厅", category="Sensor", commands=[TEMPERATURE]),
+        Device(
+            id="ac", name="空调", room="客厅", category="AirConditioner", commands=[ON, OFF, ac_temperature]
+        ),
+        light("lamp", "主灯", "客厅"),
+    ]
+    (result,) = run(home, "客厅温度多少", cmd("查询温度", s="客厅", t="Sensor"))
+    assert ids(result) == ["thermo", "ac"]
+    assert result.candidates[1].capability_id == ac_temperature.id
+    assert "type_hit" in result.candidates[0].reasons
+    assert "type_hit" not in result.candidates[1].reasons

@@ -32,6 +32,8 @@ class HomeIndex:
     commands: list[list[CommandSpec]]
     """Effective commands of each device (its own, else its profile's in the spec)."""
     category_masks: dict[str, np.ndarray]
+    readable_mask: np.ndarray
+    """Devices with a readable attribute or state (they can answer a question)."""
     rooms: RoomTable
     keywords: KeywordIndex
     vectors: CommandVectorIndex
@@ -83,6 +85,7 @@ def build_home_index(
         positions={device.id: position for position, device in enumerate(devices)},
         commands=commands,
         category_masks=_category_masks(devices),
+        readable_mask=np.array([any(c.readable for c in cmds) for cmds in commands], dtype=bool),
         rooms=RoomTable.build(
             [device.room for device in devices], [device.name for device in devices], rooms
         ),

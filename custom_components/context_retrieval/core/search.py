@@ -9,6 +9,7 @@ import numpy as np
 
 from .bulk import TOO_MANY_TARGETS, bound_groups, group_name, group_targets
 from .fusion import (
+    CAPABILITY_MIN_SIMILARITY,
     GATED_WEIGHTS,
     ROOM_BONUS,
     TYPE_BONUS,
@@ -120,7 +121,13 @@ class CommandSearch:
             if carried is not None:
                 pool, room_hit = carried, True
             return self._bulk(command, pool, category, room_hit=room_hit)
-        result = self._ranked(command, pool, category, room_hit=room_hit)
+        typed = None
+        if category and self.query.is_question and self.ir.quantifier == Quantifier.ONE:
+            # A question is answered by whatever can read it: devices of the type come first,
+            # the others that can answer follow (客厅温度多少 asked of a Sensor: the air
+            # conditioner's current temperature too).
+            typed, pool = mask, np.flatnonzero(mask | (scope.mask & self.index.readable_mask))
+        result = self._ranked(command, pool, category, room_hit=room_hit, typed=typed)
         if self.meta.get("reference_unresolved") and result.candidates:
             # 关掉 / 把它关掉 with nothing to point back to: the candidates are only guesses.
             result.hint = NO_TARGET
@@ -354,15 +361,24 @@ class CommandSearch:
         return scores
 
     def _ranked(
-        self, command: Command, pool: np.ndarray, category: str | None, *, room_hit: bool
+        self,
+        command: Command,
+        pool: np.ndarray,
+        category: str | None,
+        *,
+        room_hit: bool,
+        typed: np.ndarray | None = None,
     ) -> RetrievalResult:
-        """Rank single-target commands (one / any) and cut to top-k."""
+        """Rank single-target commands (one / any) and cut to top-k.
+
+        ``typed`` (all devices) marks those of the category when it ranks rather than gates.
+        """
         hints = self._name_hints(pool, category)
         names = self._name_scores(pool, hints)
-        base = (TYPE_BONUS if category else 0.0) + (ROOM_BONUS if room_hit else 0.0)
+        base = (TYPE_BONUS if category and typed is None else 0.0) + (ROOM_BONUS if room_hit else 0.0)
         if category is None and hints and names:
             pool = np.array(sorted(names), dtype=np.int64)
-        result = self._rank_pool(command, pool, names, base, category, room_hit=room_hit)
+        result = self._rank_pool(command, pool, names, base, category, room_hit=room_hit, typed=typed)
         if category is None and hints and not names and result.candidates:
             # Nothing is called that: the candidates come from the action alone.
             self.meta["keyword_miss"] = True
@@ -378,10 +394,15 @@ class CommandSearch:
         category: str | None,
         *,
         room_hit: bool,
+        typed: np.ndarray | None = None,
     ) -> RetrievalResult:
         """Score a pool by weighted keyword + vector evidence and keep the best."""
         named = frozenset(p for p, match in names.items() if match.via != "type")
         pool, similarity = self._capable(pool, named=named, target_set=category is not None)
+        if typed is not None:
+            # Devices of another type answer only when what they read is close to the question.
+            keep = typed[pool] | (similarity >= CAPABILITY_MIN_SIMILARITY)
+            pool, similarity = pool[keep], similarity[keep]
         keyword_weight, vector_weight = GATED_WEIGHTS if category else UNGATED_WEIGHTS
         self.meta["weights"] = {"keyword": keyword_weight, "vector": vector_weight}
         keyword = np.array([base + names.get(int(p), NO_MATCH).score for p in pool], dtype=np.float32)
@@ -392,13 +413,17 @@ class CommandSearch:
         # A matching device in the room said earlier comes before any other (the others stay).
         carried = self._in_carried_rooms(pool)
         keyword += _outranking_span(keyword_weight, vector_weight) * carried
+        if typed is not None:
+            keyword += _outranking_span(keyword_weight, vector_weight) * typed[pool]
         total = keyword_weight * keyword + vector_weight * similarity
         limit = self._limit()
         order = np.lexsort((pool, -total))[:limit]
         candidates = []
         for i in order:
             position = int(pool[i])
-            reasons = self._reasons(position, names, category, room_hit=room_hit)
+            reasons = self._reasons(
+                position, names, category if typed is None or typed[position] else None, room_hit=room_hit
+            )
             if carried[i]:
                 reasons.append("room_carried")
             choice = self._choice(position)
