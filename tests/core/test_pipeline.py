@@ -730,3 +730,12 @@ def test_a_question_lists_what_else_can_answer_it_after_the_type_asked():
     assert result.candidates[1].capability_id == ac_temperature.id
     assert "type_hit" in result.candidates[0].reasons
     assert "type_hit" not in result.candidates[1].reasons
+
+
+def test_an_utterance_is_read_into_at_most_ten_commands(home):
+    text = "，然后".join(["打开主灯", "关闭主灯"] * 15)
+    results = retrieve(text, home, FakeLLM({text: [cmd("打开", n="主灯")] * 30}), ConversationState())
+    assert len(results) == 10
+    assert results[0].meta["commands_dropped"] == 20
+    offline = retrieve(text, home, None, ConversationState())
+    assert len(offline) == 10

@@ -30,6 +30,8 @@ if TYPE_CHECKING:
 _LOGGER = logging.getLogger(__name__)
 
 DEFAULT_TOP_K = 5
+MAX_COMMANDS = 10
+"""Most commands one utterance is read into; the rest are dropped (``meta["commands_dropped"]``)."""
 
 
 def build_vector_searcher(
@@ -93,6 +95,10 @@ def retrieve(  # noqa: PLR0913 - the public signature is fixed by the contract
     index = _index_for(devices, vector_searcher)
     started = perf_counter()
     commands, parse_meta = _parse(text, llm, index)
+    if len(commands) > MAX_COMMANDS:
+        # A pasted paragraph must not keep the caller (Home Assistant's event loop) busy.
+        parse_meta["commands_dropped"] = len(commands) - MAX_COMMANDS
+        commands = commands[:MAX_COMMANDS]
     heard_in_text = parse_meta.pop("heard_as", {})
     parse_ms = (perf_counter() - started) * 1000
     group_ids = (f"group-{n}" for n in itertools.count(1))
