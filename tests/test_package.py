@@ -14,6 +14,7 @@ import yaml
 from awesomeversion import AwesomeVersion
 from homeassistant.const import __version__ as ha_version
 from homeassistant.helpers import selector
+from PIL import Image
 
 from custom_components.context_retrieval.const import DOMAIN
 
@@ -194,3 +195,10 @@ def test_the_engine_imports_without_home_assistant():
     assert done.stdout.strip() == "ok", done.stderr
     for path in (PACKAGE / "core").rglob("*.py"):
         assert "homeassistant" not in path.read_text(encoding="utf-8"), path
+
+
+def test_the_brand_icon_is_shipped_at_the_sizes_home_assistant_serves():
+    for name, size in (("icon.png", 256), ("icon@2x.png", 512)):
+        with Image.open(PACKAGE / "brand" / name) as image:
+            assert image.size == (size, size)
+            assert image.format == "PNG"
