@@ -79,3 +79,27 @@ def score_embedder(embedder: Embedder, items: Sequence[ParaphraseItem]) -> Parap
         items=len(items),
         disjoint=len(disjoint),
     )
+
+
+def paraphrase_section(set_names: Sequence[str]) -> str:
+    """Return the paraphrase test of the default embedder on each set, as Markdown."""
+    from custom_components.context_retrieval.core import default_embedder
+
+    from .labelled_homes import DATA
+
+    lines = [
+        "## Paraphrase test of the default embedder",
+        "",
+        "Utterance vs four command descriptions of one device kind (chance 0.25).",
+        "",
+        "| set | items | top-1 | MRR | top-1, no shared character |",
+        "|---|---|---|---|---|",
+    ]
+    for name in set_names:
+        items = load_paraphrases(DATA / name / "paraphrase.jsonl")
+        score = score_embedder(default_embedder(), items)
+        lines.append(
+            f"| {name} | {score.items} | {score.top1:.3f} | {score.mrr:.3f} | "
+            f"{score.top1_disjoint:.3f} ({score.disjoint}) |"
+        )
+    return "\n".join(lines)

@@ -16,6 +16,8 @@ from .data import REPO_ROOT, data_dir, load_dataset
 from .demo import demo_section
 from .ha_service import ha_service_section
 from .heldout import heldout_section
+from .labelled_homes import SEALED, TUNED_ON, labelled_homes_checks, labelled_homes_section
+from .paraphrase import paraphrase_section
 from .perturb import perturbation_section
 from .quality import quality_section
 from .speed import speed_section
@@ -80,11 +82,14 @@ def main(argv: list[str] | None = None) -> int:
     print("\n" + perturbation_section(dataset), flush=True)
     print("\n" + demo_section(), flush=True)
     print("\n" + heldout_section(), flush=True)
+    homes, figures = labelled_homes_section([*TUNED_ON, *SEALED])
+    print("\n" + homes, flush=True)
+    print("\n" + paraphrase_section([*TUNED_ON, *SEALED]), flush=True)
     speed, speed_checks = speed_section(dataset, quick=args.quick)
     print("\n" + speed, flush=True)
     ha, ha_checks = ha_service_section()
     print("\n" + ha, flush=True)
-    print("\n" + render_targets(quality_checks + speed_checks + ha_checks))
+    print("\n" + render_targets(quality_checks + labelled_homes_checks(figures) + speed_checks + ha_checks))
     return 0
 
 
