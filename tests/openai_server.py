@@ -30,6 +30,8 @@ class FakeOpenAI:
 
     replies: list[Reply] = field(default_factory=list)
     requests: list[dict[str, Any]] = field(default_factory=list)
+    by_utterance: dict[str, str] = field(default_factory=dict)
+    """Content answered to a request whose user message is this utterance (overrides ``content``)."""
     server: TestServer | None = None
 
     async def start(self) -> str:
@@ -50,14 +52,16 @@ class FakeOpenAI:
         self.replies = list(replies)
 
     async def _chat(self, request: web.Request) -> web.Response:
-        self.requests.append(await request.json())
+        body = await request.json()
+        self.requests.append(body)
         reply = self.replies.pop(0) if len(self.replies) > 1 else self.replies[0]
         if reply.delay:
             await asyncio.sleep(reply.delay)
         if reply.body is not None:
             text = reply.body
         else:
-            message = {"role": "assistant", "content": reply.content}
+            content = self.by_utterance.get(body["messages"][-1]["content"], reply.content)
+            message = {"role": "assistant", "content": content}
             text = json.dumps({"choices": [{"index": 0, "message": message, "finish_reason": "stop"}]})
         return web.Response(
             status=reply.status, text=text, content_type="application/json", headers=reply.headers

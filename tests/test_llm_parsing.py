@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 import pytest
@@ -131,3 +132,23 @@ async def test_an_outage_is_logged_once_and_its_end_once(llm_entry, llm_server, 
     now[0] += 31
     await call_retrieve(home, "关掉床头灯")
     assert len(llm_warnings(caplog)) == 2
+
+
+async def test_one_hundred_simultaneous_calls_through_a_slow_llm_during_a_rebuild(
+    llm_entry, llm_server, home
+):
+    asks = {
+        "打开客厅主灯": ('[{"a":"打开","s":"客厅","n":"主灯","t":"Light","q":"one"}]', "light.living_main"),
+        "关掉床头灯": (WIRE, "light.bedside"),
+        "关掉厨房灯": ('[{"a":"关闭","s":"厨房","n":"灯","t":"Light","q":"one"}]', "light.kitchen"),
+    }
+    llm_server.by_utterance = {text: wire for text, (wire, _) in asks.items()}
+    llm_server.answer(Reply(content="[]", delay=0.05))  # every call waits, so they interleave
+    texts = [list(asks)[n % len(asks)] for n in range(100)]
+    rebuild = home.async_create_task(llm_entry.runtime_data.index.async_rebuild())
+    responses = await asyncio.gather(
+        *(call_retrieve(home, text, conversation_id=f"c{n}") for n, text in enumerate(texts))
+    )
+    await rebuild
+    assert [r["results"][0]["meta"]["parse"] for r in responses] == ["llm"] * 100
+    assert [r["results"][0]["candidates"][0]["entity_id"] for r in responses] == [asks[t][1] for t in texts]
