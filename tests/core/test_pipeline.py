@@ -739,3 +739,39 @@ def test_an_utterance_is_read_into_at_most_ten_commands(home):
     assert results[0].meta["commands_dropped"] == 20
     offline = retrieve(text, home, None, ConversationState())
     assert len(offline) == 10
+
+
+def test_a_name_sharing_characters_but_no_two_in_a_row_still_matches():
+    home = [light("l-1", "玄关灯", "玄关"), light("l-2", "鞋柜灯", "玄关")]
+    (result,) = run(home, "柜子灯也开", cmd("打开", n="柜子灯", t="Light"))
+    assert ids(result)[0] == "l-2"
+    assert "name_partial" in result.candidates[0].reasons
+
+
+def test_a_question_reads_its_own_clause_of_the_utterance():
+    window = CommandSpec("state", "窗户是否开着", readable=True)
+    thermometer = CommandSpec("state", "当前温度", readable=True)
+    home = [
+        Device(id="w", name="卧室窗户", room="卧室", category="Sensor", commands=[window]),
+        Device(id="t", name="卧室温度", room="卧室", category="Sensor", commands=[thermometer]),
+    ]
+    first, second = run(
+        home,
+        "卧室窗户关了没，温度多少",
+        cmd("查询状态", s="卧室", n="窗户", t="Sensor"),
+        cmd("查询温度", t="Sensor"),
+    )
+    assert first.meta["vector_query"] == "关了没"
+    assert ids(first)[0] == "w"
+    assert ids(second)[0] == "t"
+
+
+def test_a_named_device_of_the_type_asked_answers_first_whatever_its_wording():
+    gas = CommandSpec("main-gasDetector-gas", "燃气泄漏", readable=True)
+    motion = CommandSpec("main-motionSensor-motion", "有没有人", readable=True)
+    home = [
+        Device(id="m", name="人体感应", room="过道", category="Sensor", commands=[motion]),
+        Device(id="g", name="燃气报警器", room="厨房", category="Sensor", commands=[gas]),
+    ]
+    (result,) = run(home, "燃气有没有漏", cmd("查询状态", n="燃气", t="Sensor"))
+    assert ids(result)[0] == "g"

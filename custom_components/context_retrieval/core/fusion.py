@@ -123,7 +123,7 @@ def vector_query_for(ir: QueryIR) -> VectorQuery:
     if _is_question(text):
         # 查询状态 names no attribute; the utterance (门关了没, 几度) says which one, once the
         # device's own name and rooms are out of it (烟雾报警器 would pull towards 烟雾).
-        said = ir.raw
+        said = _clause_about(ir.raw, ir.name_hint)
         for word in (ir.name_hint, *ir.scope_include):
             said = said.replace(word, " ") if word else said
         return VectorQuery(f"{_QUESTION_WORDS.sub('', text)} {said}".strip(), None, is_question=True)
@@ -135,6 +135,21 @@ _QUESTION_WORDS = re.compile("|".join(QUERY_WORDS))
 SET_VERBS = ("设置", "调整", "调节", "调到", "调成", "调为", "设为", "设成", "改成", "切换到", "切换")
 """Verbs every setter shares: embedding them pulls 设置摆风 towards 设置风速, so they are dropped."""
 _SET_VERBS = re.compile("|".join(SET_VERBS))
+
+
+_CLAUSE_BREAKS = re.compile(r"[，,。；;！!？?、]|然后|再")
+
+
+def _clause_about(text: str, name: str | None) -> str:
+    """Return the clause of an utterance that names ``name`` (the whole text if none or several do).
+
+    卧室窗户关了没，温度多少 asks two things; the window's question is 卧室窗户关了没.
+    """
+    clauses = [clause for clause in _CLAUSE_BREAKS.split(text) if clause.strip()]
+    if not name or len(clauses) < 2:
+        return text
+    naming = [clause for clause in clauses if name in clause]
+    return naming[0] if len(naming) == 1 else text
 
 
 def _is_question(text: str) -> bool:

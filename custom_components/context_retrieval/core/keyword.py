@@ -16,6 +16,8 @@ CONTAINED_BASE_SCORE = 0.6
 FUZZY_SCALE = 0.7
 MIN_NAME_SCORE = 0.2
 """Below this a name is not considered a keyword hit."""
+CHARACTER_SCALE = 0.5
+"""Share of the fuzzy score left to names that share characters but no two in a row."""
 
 
 def name_similarity(hint: str, name: str) -> float:
@@ -23,7 +25,8 @@ def name_similarity(hint: str, name: str) -> float:
 
     Exact match scores 1; one containing the other scores by the covered share;
     otherwise the Dice overlap of character bigrams (unigrams for one-character
-    strings) scaled down, so containment always beats fuzziness.
+    strings) scaled down, so containment always beats fuzziness; names sharing
+    characters but no bigram (柜子灯 and 鞋柜灯) get half of their unigram overlap.
     """
     if not hint or not name:
         return 0.0
@@ -36,9 +39,12 @@ def name_similarity(hint: str, name: str) -> float:
     size = 2 if min(len(hint), len(name)) >= 2 else 1
     left, right = set(char_ngrams(hint, size)), set(char_ngrams(name, size))
     overlap = len(left & right)
-    if not overlap:
+    if overlap:
+        return FUZZY_SCALE * 2 * overlap / (len(left) + len(right))
+    if size == 1:
         return 0.0
-    return FUZZY_SCALE * 2 * overlap / (len(left) + len(right))
+    left, right = set(hint), set(name)
+    return CHARACTER_SCALE * FUZZY_SCALE * 2 * len(left & right) / (len(left) + len(right))
 
 
 @dataclass(slots=True)

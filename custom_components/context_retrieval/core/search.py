@@ -414,7 +414,11 @@ class CommandSearch:
         carried = self._in_carried_rooms(pool)
         keyword += _outranking_span(keyword_weight, vector_weight) * carried
         if typed is not None:
-            keyword += _outranking_span(keyword_weight, vector_weight) * typed[pool]
+            # Devices of the type asked that were named or read something close to the question
+            # come first.
+            said = np.isin(pool, list(named))
+            answering = typed[pool] & ((similarity >= CAPABILITY_MIN_SIMILARITY) | said)
+            keyword += _outranking_span(keyword_weight, vector_weight) * answering
         total = keyword_weight * keyword + vector_weight * similarity
         limit = self._limit()
         order = np.lexsort((pool, -total))[:limit]
