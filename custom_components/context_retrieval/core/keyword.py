@@ -37,14 +37,16 @@ def name_similarity(hint: str, name: str) -> float:
     if name in hint:
         return CONTAINED_BASE_SCORE + (0.9 - CONTAINED_BASE_SCORE) * len(name) / len(hint)
     size = 2 if min(len(hint), len(name)) >= 2 else 1
-    left, right = set(char_ngrams(hint, size)), set(char_ngrams(name, size))
-    overlap = len(left & right)
-    if overlap:
-        return FUZZY_SCALE * 2 * overlap / (len(left) + len(right))
-    if size == 1:
-        return 0.0
-    left, right = set(hint), set(name)
-    return CHARACTER_SCALE * FUZZY_SCALE * 2 * len(left & right) / (len(left) + len(right))
+    bigram = _dice(char_ngrams(hint, size), char_ngrams(name, size))
+    if bigram or size == 1:
+        return FUZZY_SCALE * bigram
+    return CHARACTER_SCALE * FUZZY_SCALE * _dice(hint, name)
+
+
+def _dice(left: Iterable[str], right: Iterable[str]) -> float:
+    """Return the Dice overlap of two sets of strings."""
+    first, second = set(left), set(right)
+    return 2 * len(first & second) / (len(first) + len(second)) if first or second else 0.0
 
 
 @dataclass(slots=True)
