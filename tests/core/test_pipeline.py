@@ -775,3 +775,12 @@ def test_a_named_device_of_the_type_asked_answers_first_whatever_its_wording():
     ]
     (result,) = run(home, "燃气有没有漏", cmd("查询状态", n="燃气", t="Sensor"))
     assert ids(result)[0] == "g"
+
+
+def test_a_blind_described_by_its_own_words_closes_on_close():
+    raise_ = CommandSpec("main-windowShade-open", "升起")
+    lower = CommandSpec("main-windowShade-close", "放下")
+    stop = CommandSpec("main-windowShade-pause", "停止")
+    home = [Device(id="r", name="卷帘", room="书房", category="Blind", commands=[raise_, lower, stop])]
+    (result,) = run(home, "把卷帘关上", cmd("关闭", n="卷帘", t="Blind"))
+    assert result.candidates[0].capability_id == "main-windowShade-close"

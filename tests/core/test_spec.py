@@ -326,3 +326,10 @@ def test_fallback_document_has_name_aliases_room_only() -> None:
 def test_fallback_document_without_room() -> None:
     device = Device(id="d1", name="小白", room="", category="RobotCleaner")
     assert build_fallback_document(device) == "小白"
+
+
+def test_a_capability_synonym_used_as_a_description_expands_to_its_phrase():
+    assert expand_synonyms("放下", "windowShade")[0] == "关闭"
+    assert expand_synonyms("升起", "windowShade")[0] == "打开"
+    # The general tables share words between phrases (停止 is 关闭 and 停用): one way only.
+    assert "关闭" not in expand_synonyms("停止", "windowShade")

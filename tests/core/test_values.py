@@ -23,7 +23,7 @@ VOLUME_UP = CommandSpec("main-audioVolume-volumeUp", "调高音量")
 VOLUME_SET = CommandSpec("main-audioVolume-setVolume", "音量", "integer", {"minimum": 0, "maximum": 100})
 KEEP_WARM = CommandSpec(
     "main-custom.keepWarm-setKeepWarm",
-    "保温温度开关",
+    "保温",
     "string",
     value_list=[{"value": "on", "description": "开"}, {"value": "off", "description": "关"}],
 )

@@ -182,11 +182,10 @@ def choose_capability(
 
     A question is answered by the most similar readable attribute when the device has
     one, else by its most similar command; a command is never answered by an attribute.
-    An action with a value prefers a command whose range holds the number in its unit
-    (调到26度: the set point, not a fan speed), then a similar enough command that takes
-    an argument (开到三成: a level, not a step), then, when nothing is similar enough,
-    any that takes one. A device without command specs gets its name/room document's
-    similarity.
+    An action with a value weighs, besides the wording, whether a command takes an
+    argument (开到三成: a level, not a step) and whether its range holds the number in its
+    unit (调到26度: the set point, not a fan speed). A device without command specs gets
+    its name/room document's similarity.
     """
     best: dict[bool, CapabilityChoice] = {}
     commands: list[CapabilityChoice] = []
@@ -201,17 +200,21 @@ def choose_capability(
             commands.append(CapabilityChoice(command, score))
         if command.readable not in best or score > best[command.readable].similarity:
             best[command.readable] = CapabilityChoice(command, score)
-    if value is not None and not question:
-        capable = [c for c in commands if is_capable(c, enforce=True)]
-        tiers = (
-            [c for c in commands if c.command and value.fits(c.command)],
-            [c for c in capable if c.command and takes_argument(c.command)],
-            [] if capable else [c for c in commands if c.command and takes_argument(c.command)],
-        )
-        for tier in tiers:
-            if tier:
-                return max(tier, key=lambda choice: choice.similarity)
+    if value is not None and not question and commands:
+        return max(commands, key=lambda choice: choice.similarity + _value_evidence(choice, value))
     return best.get(True) or best.get(False) or CapabilityChoice(None, 0.0)
+
+
+def _value_evidence(choice: CapabilityChoice, value: ActionValue) -> float:
+    """Return how much a command's argument adds for an action with a value.
+
+    A range that holds the number counts as much as being similar enough to the action
+    (CAPABILITY_MIN_SIMILARITY); taking an argument at all, half of that.
+    """
+    command = choice.command
+    if command is None or not takes_argument(command):
+        return 0.0
+    return CAPABILITY_MIN_SIMILARITY * (1.0 if value.fits(command) else 0.0) + CAPABILITY_MIN_SIMILARITY / 2
 
 
 def is_capable(choice: CapabilityChoice, *, enforce: bool) -> bool:

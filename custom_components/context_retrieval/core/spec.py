@@ -242,9 +242,18 @@ def expand_synonyms(description: str, capability: str = "") -> list[str]:
     """Return the synonym expansions of a description, by longest non-overlapping phrase.
 
     Rules of ``capability`` (from CAPABILITY_SYNONYMS) take precedence over the
-    general tables when they match a phrase of the same length.
+    general tables when they match a phrase of the same length. A description that is
+    itself one synonym of the capability's rules (放下) is expanded with that rule's
+    phrase (关闭).
     """
     rules = {**VERB_SYNONYMS, **PHRASE_SYNONYMS, **CAPABILITY_SYNONYMS.get(capability, {})}
+    # A capability's synonymy goes both ways: a blind whose close command is described 放下
+    # is 关闭 too. (The general tables share words between rules, so they expand one way.)
+    own = CAPABILITY_SYNONYMS.get(capability, {})
+    reverse = [(key, words) for key, words in own.items() if description in words]
+    if len(reverse) == 1 and description not in rules:
+        key, words = reverse[0]
+        return [key, *(word for word in words if word != description)]
     longest = max(map(len, rules))
     expansions: list[str] = []
     position = 0
