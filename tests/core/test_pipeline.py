@@ -445,10 +445,9 @@ def test_devices_without_specs_are_found_by_their_name_document():
     ]
     llm = FakeLLM({"吸顶灯亮一下": "garbage"})
     (result,) = retrieve("吸顶灯亮一下", bare, llm, ConversationState())
-    assert ids(result)[0] == "a"
+    assert ids(result) == ["a"]  # the part of its name said (吸顶灯) finds it
     assert result.candidates[0].capability_id is None
-    assert result.candidates[0].vector_score > result.candidates[1].vector_score
-    assert "vector_hit" in result.candidates[0].reasons
+    assert {"name_partial", "vector_hit"} <= set(result.candidates[0].reasons)
 
 
 def test_unknown_name_is_flagged_for_clarification(home):
@@ -784,3 +783,19 @@ def test_a_blind_described_by_its_own_words_closes_on_close():
     home = [Device(id="r", name="卷帘", room="书房", category="Blind", commands=[raise_, lower, stop])]
     (result,) = run(home, "把卷帘关上", cmd("关闭", n="卷帘", t="Blind"))
     assert result.candidates[0].capability_id == "main-windowShade-close"
+
+
+def test_a_raw_utterance_is_read_for_its_room_and_the_part_of_a_name_it_says():
+    home = [
+        Device(id="feeder", name="旺财喂食器", room="阳台", category="PetFeeder", commands=[ON, OFF]),
+        light("lamp", "主灯", "阳台"),
+        Device(
+            id="ac-bed", name="主卧空调", room="主卧", category="AirConditioner", commands=[ON, OFF, COOL]
+        ),
+        Device(id="ac-liv", name="空调", room="客厅", category="AirConditioner", commands=[ON, OFF, COOL]),
+    ]
+    (fed,) = retrieve("旺财饿了", home, None, ConversationState())
+    assert ids(fed)[0] == "feeder"
+    (cool,) = retrieve("主卧给我凉快一下", home, None, ConversationState())
+    assert ids(cool) == ["ac-bed"]
+    assert "room_hit" in cool.candidates[0].reasons

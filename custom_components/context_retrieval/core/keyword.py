@@ -16,6 +16,8 @@ CONTAINED_BASE_SCORE = 0.6
 FUZZY_SCALE = 0.7
 MIN_NAME_SCORE = 0.2
 """Below this a name is not considered a keyword hit."""
+MIN_SHARED_CHARACTERS = 2
+"""A name said in part shares at least this many characters in a row with the text."""
 CHARACTER_SCALE = 0.5
 """Share of the fuzzy score left to names that share characters but no two in a row."""
 
@@ -41,6 +43,17 @@ def name_similarity(hint: str, name: str) -> float:
     if bigram or size == 1:
         return FUZZY_SCALE * bigram
     return CHARACTER_SCALE * FUZZY_SCALE * _dice(hint, name)
+
+
+def _longest_common_substring(first: str, second: str) -> str:
+    """Return the longest run of characters two strings share (the first found on a tie)."""
+    best = ""
+    for start in range(len(first)):
+        for end in range(start + len(best) + 1, len(first) + 1):
+            if first[start:end] not in second:
+                break
+            best = first[start:end]
+    return best
 
 
 def _dice(left: Iterable[str], right: Iterable[str]) -> float:
@@ -89,6 +102,22 @@ class KeywordIndex:
             if score > best:
                 best, via_alias = score, rank > 0
         return best, via_alias
+
+    def sharing(self, text: str, positions: Iterable[int], ignore: str = "") -> dict[int, float]:
+        """Return the devices with a name sharing two or more characters in a row with ``text``.
+
+        Scored like a contained hint by the share of the name said (旺财 of 旺财喂食器);
+        the shared part must not be ``ignore`` (the room the text names) or within it.
+        """
+        hits: dict[int, float] = {}
+        for position in positions:
+            for name in self.names[position]:
+                shared = _longest_common_substring(text, name)
+                if len(shared) < MIN_SHARED_CHARACTERS or shared in ignore:
+                    continue
+                score = CONTAINED_BASE_SCORE * len(shared) / len(name)
+                hits[position] = max(hits.get(position, 0.0), score)
+        return {position: score for position, score in hits.items() if score >= MIN_NAME_SCORE}
 
     def contained_in(self, text: str, positions: Iterable[int]) -> dict[int, float]:
         """Return the devices whose name or alias occurs in ``text``, scored by coverage."""

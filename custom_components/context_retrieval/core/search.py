@@ -615,9 +615,23 @@ class CommandSearch:
         return merged
 
     def _raw_text(self, command: Command) -> RetrievalResult:
-        """Retrieve by the device names the raw utterance contains, else by its vector."""
+        """Retrieve by what the raw utterance says: a room, device names (whole or in part), its vector.
+
+        主卧给我凉快一下 keeps to 主卧; 旺财饿了 finds 旺财喂食器 by the part of its name said.
+        """
         text = compact(self.ir.raw)
-        contained = self.index.keywords.contained_in(text, self.index.keywords.candidates(text))
-        names = {position: NameMatch(score, "name") for position, score in contained.items()}
-        pool = np.array(sorted(names), dtype=np.int64) if names else np.arange(len(self.index.devices))
-        return self._rank_pool(command, pool, names, 0.0, None, room_hit=False)
+        keywords = self.index.keywords
+        room = self.index.rooms.room_in(text)
+        scope = self.index.rooms.apply({room} if room else set(), ())
+        in_scope = (
+            scope.mask if "scope_include_fallback" not in scope.meta else np.ones(len(scope.mask), bool)
+        )
+        candidates = [p for p in keywords.candidates(text) if in_scope[p]]
+        said = keywords.contained_in(text, candidates) or keywords.sharing(
+            text, candidates, ignore=room or ""
+        )
+        names = {position: NameMatch(score, "name") for position, score in said.items()}
+        pool = np.array(sorted(names), dtype=np.int64) if names else np.flatnonzero(in_scope)
+        room_hit = room is not None and "scope_include_fallback" not in scope.meta
+        base = ROOM_BONUS if room_hit else 0.0
+        return self._rank_pool(command, pool, names, base, None, room_hit=room_hit)
