@@ -116,7 +116,7 @@ class Demo:
         self.failures = 0
         self.exit_code: int | None = None
         if args.serve:
-            self.config_dir = SERVE_DIR / "config"
+            self.config_dir = args.state / "config"
             self.temporary = False
         else:
             self.config_dir = Path(tempfile.mkdtemp(prefix="context-retrieval-demo-")) / "config"
@@ -288,7 +288,7 @@ class Demo:
         emit()
         emit(f"Home Assistant is running at {api.base_url}")
         emit(f"  log in as {CREDENTIALS.username} / {CREDENTIALS.password}")
-        emit(f"  state kept in {self.config_dir} (delete {SERVE_DIR} to start afresh)")
+        emit(f"  state kept in {self.config_dir} (delete {self.args.state} to start afresh)")
         emit("  try it: Developer tools → Actions → Context Retrieval: Retrieve, or Settings → Areas")
         emit("Ctrl-C stops it.")
         await self.hass.process.wait()
@@ -403,6 +403,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="scripts/demo", description=__doc__.split("\n\n")[1])
     parser.add_argument("utterances", nargs="*", help="utterances of one conversation (default: samples)")
     parser.add_argument("--serve", action="store_true", help="keep Home Assistant running (state in .demo/)")
+    parser.add_argument(
+        "--state",
+        type=Path,
+        default=SERVE_DIR,
+        metavar="DIR",
+        help="where --serve keeps its state (default .demo/)",
+    )
     parser.add_argument("--port", type=int, help="HTTP port (default: a free one; 8123 with --serve if free)")
     parser.add_argument("--keep", action="store_true", help="keep the temporary configuration directory")
     parser.add_argument("--json", metavar="PATH", help="also write a machine-readable report to PATH")

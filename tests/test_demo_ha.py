@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import signal
 import subprocess
 import sys
 from collections import Counter
@@ -195,3 +196,39 @@ def test_answer_formatting_is_compact_and_aligned():
     assert display_width(group.split("light.turn_off")[0]) == display_width(device.split("light.turn_on")[0])
     assert lines[-1] == "  YAML context: 12 characters"
     assert format_command({}) == "(empty)"
+
+
+async def test_demo_serve_keeps_home_assistant_running_until_interrupted(tmp_path):
+    state = tmp_path / "state"
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "demo",
+        "--serve",
+        "--state",
+        str(state),
+        cwd=REPOSITORY,
+        env={key: value for key, value in os.environ.items() if key not in LLM_SETTINGS.values()},
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+    )
+    lines: list[str] = []
+    try:
+        async with asyncio.timeout(DEMO_TIMEOUT):
+            while not any("Ctrl-C stops it." in line for line in lines):
+                line = await process.stdout.readline()
+                assert line, "".join(lines)
+                lines.append(line.decode())
+        process.send_signal(signal.SIGINT)
+        async with asyncio.timeout(DEMO_TIMEOUT):
+            rest, _ = await process.communicate()
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+    output = "".join(lines) + rest.decode()
+    assert process.returncode == 0, output
+    assert "Home Assistant is running at http://127.0.0.1:" in output
+    assert "log in as demo / demo-password" in output
+    assert "stop Home Assistant: exit code 0" in output
+    assert (state / "config" / ".storage" / "auth").exists()  # kept for the next run
