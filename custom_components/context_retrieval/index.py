@@ -79,6 +79,12 @@ def build_home(snapshot: HomeSnapshot) -> BuiltHome:
     )
 
 
+_READ_ATTRIBUTES = {
+    domain: (spec.shaping_attributes, spec.readable_attributes) for domain, spec in DOMAIN_SPECS.items()
+}
+"""Per domain, the attributes whose values shape commands and those whose presence is read."""
+
+
 def _frozen(value: Any) -> Any:
     """Return a hashable form of an attribute value (lists and mappings of options)."""
     if isinstance(value, (list, tuple, set, frozenset)):
@@ -96,9 +102,7 @@ def _command_signature(state: State) -> tuple[Any, ...]:
     it has; a media player's title or position coming and going changes nothing.
     """
     attributes = state.attributes
-    spec = DOMAIN_SPECS.get(state.domain)
-    shaping = spec.shaping_attributes if spec else frozenset()
-    readable = spec.readable_attributes if spec else frozenset()
+    shaping, readable = _READ_ATTRIBUTES.get(state.domain, (frozenset(), frozenset()))
     return (
         attributes.get(ATTR_FRIENDLY_NAME),
         attributes.get(ATTR_SUPPORTED_FEATURES),

@@ -13,7 +13,7 @@ from custom_components.context_retrieval.core.models import CommandSpec, Device
 from custom_components.context_retrieval.core.pipeline import build_vector_searcher, retrieve
 from custom_components.context_retrieval.core.state import ConversationState
 
-from .conftest import CLOSE, COOL, OFF, ON, OPEN, TEMPERATURE, FakeLLM, cmd, light
+from .conftest import CLOSE, COOL, LEVEL, OFF, ON, OPEN, TEMPERATURE, FakeLLM, cmd, light
 from .conftest import run_commands as run
 from .conftest import targets as members
 
@@ -799,3 +799,48 @@ def test_a_raw_utterance_is_read_for_its_room_and_the_part_of_a_name_it_says():
     (cool,) = retrieve("主卧给我凉快一下", home, None, ConversationState())
     assert ids(cool) == ["ac-bed"]
     assert "room_hit" in cool.candidates[0].reasons
+
+
+def test_a_named_set_is_not_cut_to_a_room_said_before_that_has_none_of_it():
+    home = [light("l-1", "主灯", "客厅"), light("d-1", "台灯", "卧室"), light("d-2", "台灯", "书房")]
+    _, lamps = run(
+        home,
+        "打开客厅的灯然后关掉所有台灯",
+        cmd("打开", s="客厅", n="灯", t="Light", q="all"),
+        cmd("关闭", n="台灯", t="Light", q="all"),
+    )
+    assert set(members(lamps)) == {"d-1", "d-2"}
+
+
+def test_a_value_keeps_the_device_whose_argument_takes_it():
+    home = [
+        light("l-1", "主灯", "客厅"),
+        Device(id="p-1", name="插座", room="客厅", category="SmartPlug", commands=[ON, OFF]),
+    ]
+    (result,) = run(home, "客厅开到50%", cmd("开到=50%", s="客厅"))
+    by_device = {c.entity_id: c.capability_id for c in result.candidates}
+    assert by_device.get("l-1") == LEVEL.id
+
+
+def test_a_device_without_specs_does_not_count_as_matching_the_action():
+    home = [
+        light("l-1", "主灯", "客厅"),
+        light("l-2", "吊灯", "客厅"),
+        Device(id="x", name="灯串", room="客厅", category="Light"),
+    ]
+    index = build_vector_searcher(home, embedder=_Unrelated())
+    (result,) = run(home, "客厅的灯都整暗", cmd("整暗", s="客厅", n="灯", t="Light", q="all"), index=index)
+    assert {"l-1", "l-2"} <= set(members(result))
+
+
+class _Unrelated:
+    """Every text on its own axis: nothing resembles anything."""
+
+    def __init__(self) -> None:
+        self.axes: dict[str, int] = {}
+
+    def embed(self, texts):
+        matrix = np.zeros((len(texts), 64), dtype=np.float32)
+        for row, text in enumerate(texts):
+            matrix[row, self.axes.setdefault(text, len(self.axes))] = 1.0
+        return matrix

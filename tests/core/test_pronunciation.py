@@ -75,3 +75,10 @@ def test_the_offline_parser_reads_misheard_words_too():
     assert result.candidates[0].entity_id == "b-bed"
     assert "pinyin_hit" in result.candidates[0].reasons
     assert result.meta["heard_as"] == {"握室": "卧室", "床帘": "窗帘"}
+
+
+def test_everyday_words_that_sound_like_a_type_word_are_not_respelled():
+    home = [*_home(), Device(id="awning", name="露台", room="阳台", category="Blind", commands=[OPEN, CLOSE])]
+    (result,) = retrieve("就这样关掉吧", home, None, ConversationState())
+    assert "heard_as" not in result.meta  # 这样 sounds like 遮阳, a kind of blind
+    assert all("pinyin_hit" not in candidate.reasons for candidate in result.candidates)

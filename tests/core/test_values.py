@@ -81,3 +81,11 @@ def test_a_device_outside_the_categories_finds_its_set_point_by_the_value():
     )
     (result,) = run([kettle], "养生壶烧到80度", cmd("设置温度=80", n="养生壶"))
     assert result.candidates[0].capability_id == TARGET.id
+
+
+def test_a_question_whose_clause_would_be_empty_reads_the_whole_utterance():
+    query = vector_query_for(
+        QueryIR(raw="门锁再看一下锁好没", action="查询状态", name_hint="门锁", type_hint="SmartLock")
+    )
+    assert query.text.strip()
+    assert query.is_question

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .gating import CATEGORY_WORDS
+from .gating import CATEGORY_WORDS, in_category
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -26,7 +26,7 @@ DEVICE_WORD = "设备"
 
 @dataclass(slots=True)
 class TargetGroup:
-    """Targets that all carry out the command with the same command."""
+    """Targets for which the same command was chosen, and that choice."""
 
     positions: list[int]
     choice: CapabilityChoice
@@ -53,12 +53,20 @@ def group_targets(positions: Sequence[int], choose: Callable[[int], CapabilityCh
 def group_name(devices: Sequence[Device], positions: Sequence[int]) -> str:
     """Return a short human name such as ``客厅的灯 (8)`` or ``客厅、卧室的灯、插座 (5)``."""
     rooms = list(dict.fromkeys(devices[p].room for p in positions if devices[p].room))
-    kinds = list(dict.fromkeys(CATEGORY_WORDS.get(devices[p].category, DEVICE_WORD) for p in positions))
+    kinds = list(dict.fromkeys(_category_word(devices[p].category) for p in positions))
     shown_rooms = "、".join(rooms[:MAX_NAMED_ROOMS]) + ("…" if len(rooms) > MAX_NAMED_ROOMS else "")
     shown_kinds = "、".join(kinds[:MAX_NAMED_KINDS]) + ("…" if len(kinds) > MAX_NAMED_KINDS else "")
     return (
         f"{shown_rooms}的{shown_kinds} ({len(positions)})" if rooms else f"{shown_kinds} ({len(positions)})"
     )
+
+
+def _category_word(category: str) -> str:
+    """Return what a person calls a category's devices (a ContactSensor is a 传感器)."""
+    word = CATEGORY_WORDS.get(category)
+    if word is None:
+        word = next((w for kind, w in CATEGORY_WORDS.items() if in_category(category, kind)), DEVICE_WORD)
+    return word
 
 
 def bound_groups(groups: list[TargetGroup], top_k: int) -> tuple[list[TargetGroup], bool]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from .text import has_han, has_latin
@@ -137,7 +137,7 @@ SET_VERBS = ("设置", "调整", "调节", "调到", "调成", "调为", "设为
 _SET_VERBS = re.compile("|".join(SET_VERBS))
 
 
-_CLAUSE_BREAKS = re.compile(r"[，,。；;！!？?、]|然后|再")
+_CLAUSE_BREAKS = re.compile(r"[，,。；;！!？?]|然后")
 
 
 def _clause_about(text: str, name: str | None) -> str:
@@ -149,7 +149,9 @@ def _clause_about(text: str, name: str | None) -> str:
     if not name or len(clauses) < 2:
         return text
     naming = [clause for clause in clauses if name in clause]
-    return naming[0] if len(naming) == 1 else text
+    if len(naming) != 1 or not naming[0].replace(name, "").strip():
+        return text
+    return naming[0]
 
 
 def _is_question(text: str) -> bool:
@@ -163,6 +165,8 @@ class CapabilityChoice:
 
     command: CommandSpec | None
     similarity: float
+    evidence: float = 0.0
+    """What the command's argument adds for an action with a value (see ``_value_evidence``)."""
 
     @property
     def command_id(self) -> str | None:
@@ -201,7 +205,8 @@ def choose_capability(
         if command.readable not in best or score > best[command.readable].similarity:
             best[command.readable] = CapabilityChoice(command, score)
     if value is not None and not question and commands:
-        return max(commands, key=lambda choice: choice.similarity + _value_evidence(choice, value))
+        weighed = [replace(choice, evidence=_value_evidence(choice, value)) for choice in commands]
+        return max(weighed, key=lambda choice: choice.similarity + choice.evidence)
     return best.get(True) or best.get(False) or CapabilityChoice(None, 0.0)
 
 
@@ -225,4 +230,4 @@ def is_capable(choice: CapabilityChoice, *, enforce: bool) -> bool:
     """
     if not enforce or (choice.command is not None and choice.command.readable):
         return True  # any readable attribute answers a question about its device
-    return choice.command is not None and choice.similarity >= CAPABILITY_MIN_SIMILARITY
+    return choice.command is not None and choice.similarity + choice.evidence >= CAPABILITY_MIN_SIMILARITY

@@ -103,8 +103,6 @@ GENERIC_TYPE_WORDS: dict[str, str] = {
 CATEGORY_WORDS: dict[str, str] = {category: word for word, category in reversed(GENERIC_TYPE_WORDS.items())}
 """The first (most common) Chinese word of each category: Light -> 灯."""
 
-CATEGORY_WORDS: dict[str, str] = {category: word for word, category in reversed(GENERIC_TYPE_WORDS.items())}
-"""The first (most common) Chinese word of each category: Light -> 灯."""
 
 TYPE_WORDS: dict[str, str] = {
     **GENERIC_TYPE_WORDS,

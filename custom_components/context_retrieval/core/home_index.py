@@ -45,7 +45,9 @@ class HomeIndex:
     room_sounds: SoundIndex
     """Room, alias and floor words by sound (握室 heard for 卧室)."""
     word_sounds: SoundIndex
-    """Every home word by sound: rooms, device names and aliases, type words."""
+    """Rooms and device names and aliases by sound, for a whole utterance."""
+    slot_sounds: SoundIndex
+    """Those and the type words of the home's categories, for a parsed room or name."""
 
     def covers(self, devices: Sequence[Device]) -> bool:
         """Return True when this index was built for exactly these device ids, in order."""
@@ -102,7 +104,14 @@ def build_home_index(
         system_prompt=build_system_prompt(room_names, present),
         offline_parser=OfflineParser.build(room_names, device_names, categories=present),
         room_sounds=SoundIndex.build(room_names),
-        word_sounds=SoundIndex.build([*room_names, *device_names, *TYPE_WORDS]),
+        word_sounds=SoundIndex.build([*room_names, *device_names]),
+        slot_sounds=SoundIndex.build(
+            [
+                *room_names,
+                *device_names,
+                *(word for word, category in TYPE_WORDS.items() if category in present),
+            ]
+        ),
     )
 
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from .text import char_ngrams, compact
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Sequence
+    from collections.abc import Collection, Iterable, Sequence
 
 EXACT_NAME_SCORE = 1.0
 CONTAINED_BASE_SCORE = 0.6
@@ -71,12 +71,15 @@ class KeywordIndex:
     postings: dict[str, list[int]]
     by_name: dict[str, list[int]]
     """Compacted name or alias -> the devices called exactly that."""
+    bigrams: dict[str, list[int]]
+    """Two characters in a row -> the devices with a name or alias holding them."""
 
     @classmethod
     def build(cls, names: Iterable[Sequence[str]]) -> KeywordIndex:
         """Index the compacted names of each device by character."""
         compacted: list[tuple[str, ...]] = []
         postings: dict[str, set[int]] = defaultdict(set)
+        bigrams: dict[str, set[int]] = defaultdict(set)
         by_name: dict[str, list[int]] = defaultdict(list)
         for position, device_names in enumerate(names):
             entry = tuple(dict.fromkeys(compact(name) for name in device_names if name and compact(name)))
@@ -85,7 +88,29 @@ class KeywordIndex:
                 by_name[name].append(position)
                 for char in name:
                     postings[char].add(position)
-        return cls(compacted, {char: sorted(ids) for char, ids in postings.items()}, dict(by_name))
+                for pair in char_ngrams(name, MIN_SHARED_CHARACTERS):
+                    bigrams[pair].add(position)
+        return cls(
+            compacted,
+            {char: sorted(ids) for char, ids in postings.items()},
+            dict(by_name),
+            {pair: sorted(ids) for pair, ids in bigrams.items()},
+        )
+
+    def knows_part(self, hint: str) -> bool:
+        """Return True when some name or alias contains the hint or is contained in it."""
+        if not hint:
+            return False
+        sharing = set(self.postings.get(hint[0], ()))
+        for char in hint[1:]:
+            sharing.intersection_update(self.postings.get(char, ()))
+        if any(hint in name for position in sharing for name in self.names[position]):
+            return True
+        return any(
+            hint[start:end] in self.by_name
+            for start in range(len(hint))
+            for end in range(start + 1, len(hint) + 1)
+        )
 
     def candidates(self, hint: str) -> set[int]:
         """Return the devices sharing at least one character with the hint."""
@@ -103,17 +128,22 @@ class KeywordIndex:
                 best, via_alias = score, rank > 0
         return best, via_alias
 
-    def sharing(self, text: str, positions: Iterable[int], ignore: str = "") -> dict[int, float]:
-        """Return the devices with a name sharing two or more characters in a row with ``text``.
+    def sharing(self, text: str, allowed: Collection[int]) -> dict[int, float]:
+        """Return the ``allowed`` devices with a name sharing two characters or more in a row with ``text``.
 
-        Scored like a contained hint by the share of the name said (旺财 of 旺财喂食器);
-        the shared part must not be ``ignore`` (the room the text names) or within it.
+        Scored by the share of the name said, below a contained hint (旺财 of 旺财喂食器).
         """
+        positions = {
+            position
+            for pair in char_ngrams(text, MIN_SHARED_CHARACTERS)
+            for position in self.bigrams.get(pair, ())
+            if position in allowed
+        }
         hits: dict[int, float] = {}
         for position in positions:
             for name in self.names[position]:
                 shared = _longest_common_substring(text, name)
-                if len(shared) < MIN_SHARED_CHARACTERS or shared in ignore:
+                if len(shared) < MIN_SHARED_CHARACTERS:
                     continue
                 score = CONTAINED_BASE_SCORE * len(shared) / len(name)
                 hits[position] = max(hits.get(position, 0.0), score)

@@ -18,7 +18,7 @@ from .models import (
     Room,
 )
 from .parsing import command_to_ir, parse_commands
-from .search import MAX_TOP_K, NAME_NOT_FOUND, NO_TARGET, CommandSearch
+from .search import MAX_COMMANDS, MAX_TOP_K, NAME_NOT_FOUND, NO_TARGET, CommandSearch
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -30,8 +30,6 @@ if TYPE_CHECKING:
 _LOGGER = logging.getLogger(__name__)
 
 DEFAULT_TOP_K = 5
-MAX_COMMANDS = 10
-"""Most commands one utterance is read into; the rest are dropped (``meta["commands_dropped"]``)."""
 
 
 def build_vector_searcher(
@@ -118,8 +116,8 @@ def retrieve(  # noqa: PLR0913 - the public signature is fixed by the contract
             heard=heard_in_text,
         )
         result = search.run(command)
-        if ir.scope_include or search.room_from_hint:
-            said_rooms = ir.scope_include or frozenset({search.room_from_hint or ""})
+        if search.ir.scope_include or search.room_from_hint:
+            said_rooms = search.ir.scope_include or frozenset({search.room_from_hint or ""})
         result.meta.update(parse_meta)
         result.meta["timings_ms"] = {
             "parse": round(parse_ms, 3),
@@ -135,6 +133,8 @@ def _parse(text: str, llm: LLMClient | None, index: HomeIndex) -> tuple[list[Com
     if not text.strip():
         return [UNKNOWN_COMMAND], {"parse": "empty"}
     if llm is None:
+        # Rooms and device names heard wrong (除房 for 厨房) would mislead the parser (除 as 除了);
+        # type words, which sound like everyday words (遮阳, 这样), are read in the slots instead.
         heard, respelled = index.word_sounds.respell(text)
         meta: dict[str, Any] = {"parse": "offline"} | ({"heard_as": respelled} if respelled else {})
         return index.offline_parser.parse(heard), meta

@@ -26,6 +26,9 @@ MIN_SOUND_WORD = 2
 MAX_READINGS = 32
 """Most reading combinations considered for one span (heteronyms multiply)."""
 
+LINKING_WORD = "的"
+"""The particle between words of a name (卧室的窗帘)."""
+
 type SoundKey = tuple[str, ...]
 
 
@@ -51,16 +54,19 @@ class SoundIndex:
     by_sound: dict[SoundKey, str]
     """A reading -> the home word with that reading (the first word wins a tie)."""
     longest: int = field(default=0)
+    first_sounds: frozenset[str] = frozenset()
+    """The readings a home word can start with: a span starting otherwise is not tried."""
 
     @classmethod
     def build(cls, words: Iterable[str]) -> SoundIndex:
         """Index the compacted words of at least MIN_SOUND_WORD Han characters."""
-        known = sorted({w for w in map(compact, words) if len(w) >= MIN_SOUND_WORD and has_han(w)})
+        known = sorted({w for w in map(compact, words) if len(w) >= MIN_SOUND_WORD and all(map(has_han, w))})
         by_sound: dict[SoundKey, str] = {}
         for word in known:
             for key in sound_keys(word):
                 by_sound.setdefault(key, word)
-        return cls(frozenset(known), by_sound, max(map(len, known), default=0))
+        first = frozenset(key[0] for key in by_sound)
+        return cls(frozenset(known), by_sound, max(map(len, known), default=0), first)
 
     def word_like(self, text: str) -> str | None:
         """Return the home word that ``text`` sounds like (None if none, or if it is one)."""
@@ -68,6 +74,29 @@ class SoundIndex:
         if text in self.words or len(text) < MIN_SOUND_WORD:
             return None
         return next((word for key in sound_keys(text) if (word := self.by_sound.get(key))), None)
+
+    def respell_whole(self, text: str) -> tuple[str, dict[str, str]]:
+        """Return a parsed slot respelled, only when it then reads as home words alone.
+
+        握室的床帘 becomes 卧室的窗帘 (卧室, 的, 窗帘); 就这样 stays, since 就遮阳 is not.
+        """
+        respelled, replaced = self.respell(text)
+        return (respelled, replaced) if replaced and self.covers(respelled) else (text, {})
+
+    def covers(self, text: str) -> bool:
+        """Return True when ``text`` is a sequence of home words (and 的 between them)."""
+        position = 0
+        while position < len(text):
+            if text[position] == LINKING_WORD:
+                position += 1
+                continue
+            for size in range(min(self.longest, len(text) - position), MIN_SOUND_WORD - 1, -1):
+                if text[position : position + size] in self.words:
+                    position += size
+                    break
+            else:
+                return False
+        return True
 
     def respell(self, text: str) -> tuple[str, dict[str, str]]:
         """Return ``text`` with spans that sound like home words replaced by them, and the replacements.
@@ -80,6 +109,10 @@ class SoundIndex:
         replaced: dict[str, str] = {}
         position = 0
         while position < len(text):
+            if not readings(text[position]) & self.first_sounds:
+                out.append(text[position])
+                position += 1
+                continue
             for size in range(min(self.longest, len(text) - position), MIN_SOUND_WORD - 1, -1):
                 span = text[position : position + size]
                 if span in self.words:

@@ -42,6 +42,8 @@ if TYPE_CHECKING:
     from .state import ConversationState
 
 MAX_TOP_K = 50
+MAX_COMMANDS = 10
+"""Most commands one utterance is read into; the rest are dropped (``meta["commands_dropped"]``)."""
 TYPE_NAME_SCORE = 0.8
 """Keyword score of a device whose category is the bare type word said (灯 -> every Light)."""
 
@@ -61,9 +63,9 @@ CLOSE_MATCH_MARGIN = 0.1
 MULTIPLE_CLOSE_MATCHES = "multiple_close_matches"
 NO_CANDIDATES = "no_candidates"
 NAME_NOT_FOUND = "name_not_found"
+"""No device is called what the user said; the candidates only match the action."""
 NO_TARGET = "no_target"
 """The command names no device and nothing was mentioned before it (关掉 out of the blue)."""
-"""No device is called what the user said; the candidates only match the action."""
 BULK_NAME_MIN = 0.6
 """A bulk command with a specific name (所有台灯) keeps targets whose name contains it."""
 
@@ -117,10 +119,8 @@ class CommandSearch:
         pool = np.flatnonzero(mask)
         room_hit = bool(include) and "scope_include_fallback" not in scope.meta
         if self.ir.quantifier in (Quantifier.ALL, Quantifier.EXCEPT):
-            carried = self._carried_set(mask) if not include and not self.ir.scope_exclude else None
-            if carried is not None:
-                pool, room_hit = carried, True
-            return self._bulk(command, pool, category, room_hit=room_hit)
+            carry = not include and not self.ir.scope_exclude
+            return self._bulk(command, pool, category, room_hit=room_hit, carry=carry)
         typed = None
         if category and self.query.is_question and self.ir.quantifier == Quantifier.ONE:
             # A question is answered by whatever can read it: devices of the type come first,
@@ -174,7 +174,7 @@ class CommandSearch:
         exclude = {self._room_heard(word, heard) for word in ir.scope_exclude}
         name = ir.name_hint
         if name and not self._name_is_known(compact(name)):
-            respelled, replaced = self.index.word_sounds.respell(compact(name))
+            respelled, replaced = self.index.slot_sounds.respell_whole(compact(name))
             if replaced:
                 name, heard = respelled, heard | replaced
         said = " ".join(filter(None, (name, *include, *exclude)))
@@ -196,10 +196,7 @@ class CommandSearch:
 
     def _name_is_known(self, hint: str) -> bool:
         """Return True when the hint is a type word or some device's name matches it at least in part."""
-        if is_type_word(hint) or hint in TYPE_WORDS:
-            return True
-        keywords = self.index.keywords
-        return any(keywords.score(p, hint)[0] >= CONTAINED_BASE_SCORE for p in keywords.candidates(hint))
+        return hint in TYPE_WORDS or self.index.keywords.knows_part(hint)
 
     def _prepare_vectors(self, query: VectorQuery) -> None:
         """Embed the query once for every device of this command."""
@@ -241,7 +238,7 @@ class CommandSearch:
         fallback_docs = vectors.signature_fallback_doc[signatures]
         without_specs = fallback_docs >= 0
         capable = without_specs.copy()
-        has_command = without_specs.copy()
+        has_command = np.zeros(len(signatures), dtype=bool)
         similarity = np.zeros(len(signatures), dtype=np.float32)
         if self.doc_scores.size:
             similarity[without_specs] = self.doc_scores[fallback_docs[without_specs]]
@@ -251,8 +248,9 @@ class CommandSearch:
             has_command[k] = choice.command is not None
             similarity[k] = choice.similarity
         keep = capable[inverse]
-        unfamiliar = has_command[inverse] & ~keep
-        if not (target_set and not keep[has_command[inverse]].any()):
+        specified = has_command[inverse]
+        unfamiliar = specified & ~keep
+        if not (target_set and not keep[specified].any()):
             unfamiliar &= np.isin(positions, list(named))
         if unfamiliar.any():
             self.meta["kept_for_unfamiliar_action"] = int(np.count_nonzero(unfamiliar))
@@ -397,7 +395,9 @@ class CommandSearch:
         typed: np.ndarray | None = None,
     ) -> RetrievalResult:
         """Score a pool by weighted keyword + vector evidence and keep the best."""
-        named = frozenset(p for p, match in names.items() if match.via != "type")
+        named = frozenset(
+            p for p, match in names.items() if match.via != "type" and match.score >= CONTAINED_BASE_SCORE
+        )
         pool, similarity = self._capable(pool, named=named, target_set=category is not None)
         if typed is not None:
             # Devices of another type answer only when what they read is close to the question.
@@ -451,19 +451,23 @@ class CommandSearch:
             hint = MULTIPLE_CLOSE_MATCHES
         return RetrievalResult(command=command, candidates=candidates, hint=hint, meta=self.meta)
 
-    def _carried_set(self, mask: np.ndarray) -> np.ndarray | None:
+    def _carried_set(self, pool: np.ndarray) -> np.ndarray | None:
         """Return the targets of a set command inside the room an earlier command named, if any.
 
         书房空调打开，灯调到50%: the lights of 书房, when it has some; else None.
         """
+        carried = self._carried_mask()
+        if carried is None or not carried[pool].any():
+            return None
+        self.meta["rooms_carried"] = sorted(self.carried_rooms)
+        return pool[carried[pool]]
+
+    def _carried_mask(self) -> np.ndarray | None:
+        """Return the devices in the rooms an earlier command named (None when there are none)."""
         if not self.carried_rooms:
             return None
         scope = self.index.rooms.apply(self.carried_rooms, ())
-        inside = mask & scope.mask
-        if "scope_include_fallback" in scope.meta or not inside.any():
-            return None
-        self.meta["rooms_carried"] = sorted(self.carried_rooms)
-        return np.flatnonzero(inside)
+        return None if "scope_include_fallback" in scope.meta else scope.mask
 
     @staticmethod
     def _is_exact_name(match: NameMatch) -> bool:
@@ -477,13 +481,14 @@ class CommandSearch:
         command that names no room of its own inherits one; the other devices stay
         candidates, ranked lower.
         """
-        if not self.carried_rooms or self.ir.scope_include or self.ir.scope_exclude or self.room_from_hint:
-            return np.zeros(len(pool), dtype=bool)
-        scope = self.index.rooms.apply(self.carried_rooms, ())
-        if "scope_include_fallback" in scope.meta:
-            return np.zeros(len(pool), dtype=bool)
+        none = np.zeros(len(pool), dtype=bool)
+        if self.ir.scope_include or self.ir.scope_exclude or self.room_from_hint:
+            return none
+        carried = self._carried_mask()
+        if carried is None:
+            return none
         self.meta["rooms_carried"] = sorted(self.carried_rooms)
-        return scope.mask[pool]
+        return carried[pool]
 
     def _limit(self) -> int:
         """Return how many single-target candidates to keep."""
@@ -513,9 +518,12 @@ class CommandSearch:
         return reasons
 
     def _bulk(
-        self, command: Command, pool: np.ndarray, category: str | None, *, room_hit: bool
+        self, command: Command, pool: np.ndarray, category: str | None, *, room_hit: bool, carry: bool = False
     ) -> RetrievalResult:
-        """Return groups covering every target of an all/except command."""
+        """Return groups covering every target of an all/except command.
+
+        With ``carry``, the targets keep to the room an earlier command named when it has some.
+        """
         hints = self._name_hints(pool, category)
         if hints:
             named = [p for p, match in self._name_scores(pool, hints).items() if match.score >= BULK_NAME_MIN]
@@ -523,6 +531,9 @@ class CommandSearch:
                 pool = np.array(sorted(named), dtype=np.int64)
             else:
                 self.meta["bulk_name_unmatched"] = True
+        carried = self._carried_set(pool) if carry else None
+        if carried is not None:
+            pool, room_hit = carried, True
         reasons = [
             *(["room_hit"] if room_hit else []),
             *(["type_hit"] if category else []),
@@ -534,7 +545,7 @@ class CommandSearch:
     def _targets_result(
         self, command: Command, positions: list[int], reasons: list[str], category: str | None = None
     ) -> RetrievalResult:
-        """Return one device candidate, or groups by command set, for a known target set."""
+        """Return one device candidate, or groups by the command chosen for each, for a known target set."""
         capable, similarity = self._capable(np.array(positions, dtype=np.int64), target_set=True)
         dropped = len(positions) - len(capable)
         if dropped:
@@ -594,6 +605,7 @@ class CommandSearch:
         The command stays UNKNOWN (the parse failed); its candidates are those of the
         offline parser's commands, so a broken LLM answer still finds the devices.
         """
+        readings = readings[:MAX_COMMANDS]
         self.meta["raw_text_reading"] = [reading.to_dict() for reading in readings]
         merged = RetrievalResult(command=command, meta=self.meta)
         for reading in readings:
@@ -627,9 +639,9 @@ class CommandSearch:
             scope.mask if "scope_include_fallback" not in scope.meta else np.ones(len(scope.mask), bool)
         )
         candidates = [p for p in keywords.candidates(text) if in_scope[p]]
-        said = keywords.contained_in(text, candidates) or keywords.sharing(
-            text, candidates, ignore=room or ""
-        )
+        # The room said is the scope, not a name said in part (主卧 of 主卧风扇).
+        rest = text.replace(room, " ") if room else text
+        said = keywords.contained_in(text, candidates) or keywords.sharing(rest, set(candidates))
         names = {position: NameMatch(score, "name") for position, score in said.items()}
         pool = np.array(sorted(names), dtype=np.int64) if names else np.flatnonzero(in_scope)
         room_hit = room is not None and "scope_include_fallback" not in scope.meta
