@@ -844,3 +844,13 @@ class _Unrelated:
         for row, text in enumerate(texts):
             matrix[row, self.axes.setdefault(text, len(self.axes))] = 1.0
         return matrix
+
+
+def test_a_name_containing_the_word_beats_a_device_of_that_type_alone():
+    home = [
+        Device(id="proj", name="投影仪", room="卧室", category="NetworkAudio", commands=[ON, OFF]),
+        Device(id="spk", name="卧室智能音箱", room="卧室", category="NetworkAudio", commands=[ON, OFF]),
+    ]
+    (result,) = run(home, "音箱关了", cmd("关闭", n="音箱", t="NetworkAudio"))
+    assert ids(result) == ["spk", "proj"]
+    assert result.candidates[0].total_score > result.candidates[1].total_score

@@ -44,8 +44,11 @@ if TYPE_CHECKING:
 MAX_TOP_K = 50
 MAX_COMMANDS = 10
 """Most commands one utterance is read into; the rest are dropped (``meta["commands_dropped"]``)."""
-TYPE_NAME_SCORE = 0.8
-"""Keyword score of a device whose category is the bare type word said (灯 -> every Light)."""
+TYPE_NAME_SCORE = 0.5
+"""Keyword score of a device whose category is the bare type word said (灯 -> every Light).
+
+Below any name that contains the word (CONTAINED_BASE_SCORE): 小爱音箱 is more an 音箱 than a
+projector of the NetworkAudio category is."""
 
 
 class NameMatch(NamedTuple):
@@ -526,7 +529,11 @@ class CommandSearch:
         """
         hints = self._name_hints(pool, category)
         if hints:
-            named = [p for p, match in self._name_scores(pool, hints).items() if match.score >= BULK_NAME_MIN]
+            named = [
+                p
+                for p, match in self._name_scores(pool, hints).items()
+                if match.score >= BULK_NAME_MIN or match.via == "type"
+            ]
             if named:
                 pool = np.array(sorted(named), dtype=np.int64)
             else:
