@@ -848,9 +848,16 @@ class _Unrelated:
 
 def test_a_name_containing_the_word_beats_a_device_of_that_type_alone():
     home = [
+        Device(id="ac", name="卧室空调", room="卧室", category="AirConditioner", commands=[ON, OFF]),
         Device(id="proj", name="投影仪", room="卧室", category="NetworkAudio", commands=[ON, OFF]),
         Device(id="spk", name="卧室智能音箱", room="卧室", category="NetworkAudio", commands=[ON, OFF]),
+        Device(id="other", name="音箱", room="书房", category="NetworkAudio", commands=[ON, OFF]),
     ]
-    (result,) = run(home, "音箱关了", cmd("关闭", n="音箱", t="NetworkAudio"))
-    assert ids(result) == ["spk", "proj"]
-    assert result.candidates[0].total_score > result.candidates[1].total_score
+    _, speaker = run(
+        home,
+        "卧室空调开了，音箱关了",
+        cmd("打开", s="卧室", n="空调", t="AirConditioner"),
+        cmd("关闭", n="音箱", t="NetworkAudio"),
+    )
+    assert ids(speaker)[:2] == ["spk", "proj"]  # both in the room said; the one called 音箱 first
+    assert speaker.candidates[0].total_score > speaker.candidates[1].total_score
