@@ -6,6 +6,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from custom_components.context_retrieval.core.models import CommandSpec, Device, RetrievalResult
@@ -33,6 +34,19 @@ AC_MODE = CommandSpec(
     value_list=[{"value": "cooling", "description": "制冷"}, {"value": "heating", "description": "制热"}],
 )
 TEMPERATURE = CommandSpec("main-temperatureMeasurement-temperature", "读取温度", "number", readable=True)
+
+
+class DistinctEmbedder:
+    """Every distinct text gets its own axis: no command looks like any action."""
+
+    def __init__(self) -> None:
+        self.axes: dict[str, int] = {}
+
+    def embed(self, texts):
+        matrix = np.zeros((len(texts), 256), dtype=np.float32)
+        for row, text in enumerate(texts):
+            matrix[row, self.axes.setdefault(text, len(self.axes))] = 1.0
+        return matrix
 
 
 def light(device_id: str, name: str, room: str, *, dimmable: bool = True) -> Device:

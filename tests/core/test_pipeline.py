@@ -13,7 +13,7 @@ from custom_components.context_retrieval.core.models import CommandSpec, Device
 from custom_components.context_retrieval.core.pipeline import build_vector_searcher, retrieve
 from custom_components.context_retrieval.core.state import ConversationState
 
-from .conftest import CLOSE, COOL, LEVEL, OFF, ON, OPEN, TEMPERATURE, FakeLLM, cmd, light
+from .conftest import CLOSE, COOL, LEVEL, OFF, ON, OPEN, TEMPERATURE, DistinctEmbedder, FakeLLM, cmd, light
 from .conftest import run_commands as run
 from .conftest import targets as members
 
@@ -828,22 +828,9 @@ def test_a_device_without_specs_does_not_count_as_matching_the_action():
         light("l-2", "吊灯", "客厅"),
         Device(id="x", name="灯串", room="客厅", category="Light"),
     ]
-    index = build_vector_searcher(home, embedder=_Unrelated())
+    index = build_vector_searcher(home, embedder=DistinctEmbedder())
     (result,) = run(home, "客厅的灯都整暗", cmd("整暗", s="客厅", n="灯", t="Light", q="all"), index=index)
     assert {"l-1", "l-2"} <= set(members(result))
-
-
-class _Unrelated:
-    """Every text on its own axis: nothing resembles anything."""
-
-    def __init__(self) -> None:
-        self.axes: dict[str, int] = {}
-
-    def embed(self, texts):
-        matrix = np.zeros((len(texts), 64), dtype=np.float32)
-        for row, text in enumerate(texts):
-            matrix[row, self.axes.setdefault(text, len(self.axes))] = 1.0
-        return matrix
 
 
 def test_a_name_containing_the_word_beats_a_device_of_that_type_alone():

@@ -9,7 +9,7 @@ from custom_components.context_retrieval.core import pipeline as pipeline_module
 from custom_components.context_retrieval.core.home_index import build_home_index
 from custom_components.context_retrieval.core.models import CommandSpec, Device
 
-from .conftest import ON, cmd
+from .conftest import ON, DistinctEmbedder, cmd
 from .conftest import run_commands as run
 
 READ_TEMPERATURE = CommandSpec("main-probe-readTemperature", "读取温度")
@@ -59,19 +59,6 @@ class ConstantEmbedder:
     def embed(self, texts):
         matrix = np.zeros((len(texts), 4), dtype=np.float32)
         matrix[:, 0] = 1.0
-        return matrix
-
-
-class DistinctEmbedder:
-    """Every distinct text gets its own axis: no command looks like any action."""
-
-    def __init__(self):
-        self.axes: dict[str, int] = {}
-
-    def embed(self, texts):
-        matrix = np.zeros((len(texts), 64), dtype=np.float32)
-        for row, text in enumerate(texts):
-            matrix[row, self.axes.setdefault(text, len(self.axes))] = 1.0
         return matrix
 
 

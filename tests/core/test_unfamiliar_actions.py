@@ -2,26 +2,11 @@
 
 from __future__ import annotations
 
-import numpy as np
-
 from custom_components.context_retrieval.core.models import Device
 from custom_components.context_retrieval.core.pipeline import build_vector_searcher
 
-from .conftest import LEVEL, OFF, ON, cmd, light
+from .conftest import LEVEL, OFF, ON, DistinctEmbedder, cmd, light
 from .conftest import run_commands as run
-
-
-class UnrelatedEmbedder:
-    """Every text is orthogonal to every other: no action resembles any command."""
-
-    def __init__(self) -> None:
-        self.axes: dict[str, int] = {}
-
-    def embed(self, texts):
-        matrix = np.zeros((len(texts), 256), dtype=np.float32)
-        for row, text in enumerate(texts):
-            matrix[row, self.axes.setdefault(text, len(self.axes))] = 1.0
-        return matrix
 
 
 def _home():
@@ -34,7 +19,7 @@ def _home():
 
 def test_a_named_device_stays_with_its_best_command_and_a_lower_score():
     home = _home()
-    index = build_vector_searcher(home, embedder=UnrelatedEmbedder())
+    index = build_vector_searcher(home, embedder=DistinctEmbedder())
     (result,) = run(home, "老伙计灭了吧", cmd("灭了", n="老伙计"), index=index)
     assert [c.entity_id for c in result.candidates] == ["l-1"]
     assert result.candidates[0].capability_id in {c.id for c in home[0].commands}
@@ -45,7 +30,7 @@ def test_a_named_device_stays_with_its_best_command_and_a_lower_score():
 
 def test_a_target_set_none_of_which_matches_the_words_stays_whole():
     home = _home()
-    index = build_vector_searcher(home, embedder=UnrelatedEmbedder())
+    index = build_vector_searcher(home, embedder=DistinctEmbedder())
     (result,) = run(home, "客厅的灯都整暗", cmd("整暗", s="客厅", n="灯", t="Light", q="all"), index=index)
     assert {d for g in result.groups.values() for d in g.device_ids} == {"l-1", "l-2"}
     assert result.meta["kept_for_unfamiliar_action"] == 2
@@ -62,7 +47,7 @@ def test_a_device_others_outdo_on_the_action_is_still_left_out():
 
 def test_an_unnamed_device_outside_any_target_set_is_not_kept():
     home = _home()
-    index = build_vector_searcher(home, embedder=UnrelatedEmbedder())
+    index = build_vector_searcher(home, embedder=DistinctEmbedder())
     (result,) = run(home, "厨房里弄一下", cmd("弄一下", s="厨房"), index=index)
     assert result.candidates == []
     assert result.hint == "no_candidates"
