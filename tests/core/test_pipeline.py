@@ -848,3 +848,35 @@ def test_a_name_containing_the_word_beats_a_device_of_that_type_alone():
     )
     assert ids(speaker)[:2] == ["spk", "proj"]  # both in the room said; the one called 音箱 first
     assert speaker.candidates[0].total_score > speaker.candidates[1].total_score
+
+
+def test_between_equal_devices_the_one_whose_name_the_utterance_says_comes_first():
+    start = CommandSpec("button.press", "按下")
+    program = CommandSpec("select.select_option:option", "选择")
+    home = [
+        Device(
+            id="select",
+            name="洗衣程序",
+            room="阳台",
+            category="Washer",
+            commands=[program],
+            aliases=["洗衣机"],
+        ),
+        Device(
+            id="button",
+            name="洗衣机启动",
+            room="阳台",
+            category="Washer",
+            commands=[start],
+            aliases=["洗衣机"],
+        ),
+    ]
+    (result,) = run(home, "洗衣机启动", cmd("启动", n="洗衣机", t="Washer"))
+    assert ids(result) == ["button", "select"]
+
+
+def test_the_room_said_is_no_part_of_a_name_for_the_tie_break():
+    home = [light("l-1", "吊灯", "卧室"), light("l-2", "卧室吸顶灯", "卧室")]
+    (result,) = run(home, "卧室的灯开一下", cmd("打开", s="卧室", n="灯", t="Light"))
+    first, second = result.candidates
+    assert first.total_score == second.total_score  # neither name was said; 卧室 is the scope

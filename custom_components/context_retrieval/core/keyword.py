@@ -97,6 +97,20 @@ class KeywordIndex:
             {pair: sorted(ids) for pair, ids in bigrams.items()},
         )
 
+    def said_share(self, text: str) -> dict[int, float]:
+        """Return, per device whose name shares a character pair with ``text``, the share of it covered.
+
+        The best over its name and aliases: in 洗衣机启动, the button called 洗衣机启动 covers all
+        of it, a select called 洗衣程序 (alias 洗衣机) half.
+        """
+        said = set(char_ngrams(text, MIN_SHARED_CHARACTERS))
+        shares: dict[int, float] = {}
+        for position in {p for pair in said for p in self.bigrams.get(pair, ())}:
+            for name in self.names[position]:
+                share = len(set(char_ngrams(name, MIN_SHARED_CHARACTERS)) & said) / len(said)
+                shares[position] = max(shares.get(position, 0.0), share)
+        return shares
+
     def knows_part(self, hint: str) -> bool:
         """Return True when some name or alias contains the hint or is contained in it."""
         if not hint:

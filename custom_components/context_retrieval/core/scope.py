@@ -120,6 +120,12 @@ class RoomTable:
             longest,
         )
 
+    def without_rooms(self, text: str) -> str:
+        """Return ``text`` with the room words it holds blanked out (longest first)."""
+        for word in sorted((w for w in self.vocabulary if w in text), key=len, reverse=True):
+            text = text.replace(word, " ")
+        return text
+
     def knows(self, word: str) -> bool:
         """Return True when ``word`` names a room (or alias) or a floor of the home."""
         word = compact(word)
