@@ -204,3 +204,23 @@ async def test_a_change_during_a_rebuild_is_picked_up_by_another(loaded_entry, h
     monkeypatch.setattr(index_module, "build_home", build)
     await settle(home)
     assert "乙" in device(loaded_entry, "light.kitchen").aliases
+
+
+async def test_a_change_during_the_first_build_is_built_right_after(home, config_entry, monkeypatch):
+    started, release = threading.Event(), threading.Event()
+    build = index_module.build_home
+
+    def slow_build(snapshot):
+        started.set()
+        release.wait(5)
+        return build(snapshot)
+
+    monkeypatch.setattr(index_module, "build_home", slow_build)
+    setup = home.async_create_task(home.config_entries.async_setup(config_entry.entry_id))
+    await asyncio.get_running_loop().run_in_executor(None, started.wait, 5)
+    er.async_get(home).async_update_entity("light.kitchen", aliases=[er.COMPUTED_NAME, "灶台灯"])
+    monkeypatch.setattr(index_module, "build_home", build)
+    release.set()
+    assert await setup
+    await settle(home)
+    assert "灶台灯" in device(config_entry, "light.kitchen").aliases

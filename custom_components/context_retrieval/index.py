@@ -147,11 +147,12 @@ class HomeIndexManager:
     request that arrives during a rebuild uses the previous index.
     """
 
-    def __init__(self, hass: HomeAssistant, current: BuiltHome) -> None:
-        """Keep ``current`` until the first rebuild; call ``async_listen`` to follow changes."""
+    def __init__(self, hass: HomeAssistant) -> None:
+        """Prepare a manager; ``async_create`` builds the home the first time."""
         self.hass = hass
-        self.current = current
+        self._current: BuiltHome | None = None
         self.rebuilds = 0
+        """Builds after the first."""
         self._debouncer: Debouncer[Any] = Debouncer(
             hass, LOGGER, cooldown=REBUILD_COOLDOWN, immediate=False, function=self.async_rebuild
         )
@@ -159,19 +160,38 @@ class HomeIndexManager:
         self._building = False
         self._changed_while_building = False
 
+    @property
+    def current(self) -> BuiltHome:
+        """Return the latest complete build (there is one once ``async_create`` returned)."""
+        if self._current is None:
+            raise RuntimeError("the home has not been indexed yet")
+        return self._current
+
     @classmethod
     async def async_create(cls, hass: HomeAssistant) -> HomeIndexManager:
-        """Return a manager holding a first build of the home."""
-        return cls(hass, await _async_build(hass))
+        """Return a manager holding a first build of the home and following its changes.
+
+        It listens before the first build, so a change made while that build runs is
+        built again right after it.
+        """
+        manager = cls(hass)
+        manager.async_listen()
+        try:
+            await manager.async_rebuild()
+        except BaseException:
+            manager.async_stop()
+            raise
+        return manager
 
     async def async_rebuild(self) -> None:
         """Build the home again and swap the new build in; build again if it changed meanwhile."""
+        first = self._current is None
         self._building, self._changed_while_building = True, False
         try:
-            self.current = await _async_build(self.hass)
+            self._current = await _async_build(self.hass)
         finally:
             self._building = False
-        self.rebuilds += 1
+        self.rebuilds += not first
         if self._changed_while_building:
             self.async_schedule_rebuild()
 
@@ -187,9 +207,8 @@ class HomeIndexManager:
     def _state_change_matters(self, event_data: EventStateChangedData) -> bool:
         """Return True when an exposed entity is added, removed, renamed or reshaped."""
         entity_id = event_data["entity_id"]
-        if entity_id not in self.current.by_id and not async_should_expose(
-            self.hass, CONVERSATION_DOMAIN, entity_id
-        ):
+        known = self._current is None or entity_id in self._current.by_id
+        if not known and not async_should_expose(self.hass, CONVERSATION_DOMAIN, entity_id):
             return False
         old, new = event_data["old_state"], event_data["new_state"]
         if old is None or new is None:

@@ -41,7 +41,6 @@ async def async_setup_entry(hass: HomeAssistant, entry: ContextRetrievalConfigEn
         )
         parser = LLMParser(client)
     index = await HomeIndexManager.async_create(hass)
-    index.async_listen()
     entry.async_on_unload(index.async_stop)
     entry.runtime_data = ContextRetrievalData(settings, index, parser, ConversationStates())
     return True
