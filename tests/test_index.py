@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from datetime import timedelta
+from typing import Any
 
+import pytest
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.helpers import area_registry as ar
 from homeassistant.helpers import device_registry as dr
@@ -19,6 +23,32 @@ from custom_components.context_retrieval.const import REBUILD_COOLDOWN
 
 from .conftest import call_retrieve, settle
 from .home import LIGHT_ATTRS, HomeEntity, add_entity
+
+
+@dataclass(slots=True)
+class BlockedBuild:
+    """The index's build, held in the executor until released; it records the threads it ran on."""
+
+    build: Callable[[Any], Any]
+    started: threading.Event = field(default_factory=threading.Event)
+    release: threading.Event = field(default_factory=threading.Event)
+    threads: list[int] = field(default_factory=list)
+
+    def __call__(self, snapshot):
+        self.threads.append(threading.get_ident())
+        self.started.set()
+        self.release.wait(5)
+        return self.build(snapshot)
+
+    async def wait_until_started(self) -> None:
+        await asyncio.get_running_loop().run_in_executor(None, self.started.wait, 5)
+
+
+@pytest.fixture
+def blocked_build(monkeypatch) -> BlockedBuild:
+    blocked = BlockedBuild(index_module.build_home)
+    monkeypatch.setattr(index_module, "build_home", blocked)
+    return blocked
 
 
 def current(entry: MockConfigEntry):
@@ -130,31 +160,20 @@ async def test_a_burst_of_changes_rebuilds_once(loaded_entry, home):
 
 
 async def test_rebuild_runs_off_the_loop_and_requests_meanwhile_use_the_previous_index(
-    loaded_entry, home, monkeypatch
+    loaded_entry, home, blocked_build
 ):
-    started, release = threading.Event(), threading.Event()
-    threads: list[int] = []
-    build = index_module.build_home
-
-    def slow_build(snapshot):
-        threads.append(threading.get_ident())
-        started.set()
-        release.wait(5)
-        return build(snapshot)
-
-    monkeypatch.setattr(index_module, "build_home", slow_build)
     previous = current(loaded_entry)
     er.async_get(home).async_update_entity("light.kitchen", aliases=[er.COMPUTED_NAME, "灶台灯"])
     async_fire_time_changed(home, dt_util.utcnow() + timedelta(seconds=REBUILD_COOLDOWN + 1))
-    await asyncio.get_running_loop().run_in_executor(None, started.wait, 5)
+    await blocked_build.wait_until_started()
     [result] = (await call_retrieve(home, "打开厨房灯"))["results"]
     assert result["candidates"][0]["entity_id"] == "light.kitchen"
     assert current(loaded_entry) is previous
-    release.set()
+    blocked_build.release.set()
     await home.async_block_till_done()
     assert current(loaded_entry) is not previous
-    assert threads
-    assert threads[0] != threading.get_ident()
+    assert blocked_build.threads
+    assert blocked_build.threads[0] != threading.get_ident()
 
 
 async def test_unload_stops_listening(loaded_entry, home):
@@ -181,46 +200,26 @@ async def test_values_coming_and_going_that_commands_do_not_read_do_not_rebuild(
     assert loaded_entry.runtime_data.index.rebuilds == 0
 
 
-async def test_a_change_during_a_rebuild_is_picked_up_by_another(loaded_entry, home, monkeypatch):
-    started, release = threading.Event(), threading.Event()
-    build = index_module.build_home
-
-    def slow_build(snapshot):
-        started.set()
-        release.wait(5)
-        return build(snapshot)
-
-    monkeypatch.setattr(index_module, "build_home", slow_build)
+async def test_a_change_during_a_rebuild_is_picked_up_by_another(loaded_entry, home, blocked_build):
     registry = er.async_get(home)
     registry.async_update_entity("light.kitchen", aliases=[er.COMPUTED_NAME, "甲"])
     async_fire_time_changed(home, dt_util.utcnow() + timedelta(seconds=REBUILD_COOLDOWN + 1))
-    await asyncio.get_running_loop().run_in_executor(None, started.wait, 5)
+    await blocked_build.wait_until_started()
     registry.async_update_entity("light.kitchen", aliases=[er.COMPUTED_NAME, "乙"])  # after the snapshot
     # Its cooldown ends while the first build still runs (a slow build in a large home).
     async_fire_time_changed(home, dt_util.utcnow() + timedelta(seconds=2 * REBUILD_COOLDOWN + 2))
     await asyncio.sleep(0)
-    release.set()
+    blocked_build.release.set()  # later builds pass straight through
     await home.async_block_till_done()
-    monkeypatch.setattr(index_module, "build_home", build)
     await settle(home)
     assert "乙" in device(loaded_entry, "light.kitchen").aliases
 
 
-async def test_a_change_during_the_first_build_is_built_right_after(home, config_entry, monkeypatch):
-    started, release = threading.Event(), threading.Event()
-    build = index_module.build_home
-
-    def slow_build(snapshot):
-        started.set()
-        release.wait(5)
-        return build(snapshot)
-
-    monkeypatch.setattr(index_module, "build_home", slow_build)
+async def test_a_change_during_the_first_build_is_built_right_after(home, config_entry, blocked_build):
     setup = home.async_create_task(home.config_entries.async_setup(config_entry.entry_id))
-    await asyncio.get_running_loop().run_in_executor(None, started.wait, 5)
+    await blocked_build.wait_until_started()
     er.async_get(home).async_update_entity("light.kitchen", aliases=[er.COMPUTED_NAME, "灶台灯"])
-    monkeypatch.setattr(index_module, "build_home", build)
-    release.set()
+    blocked_build.release.set()
     assert await setup
     await settle(home)
     assert "灶台灯" in device(config_entry, "light.kitchen").aliases

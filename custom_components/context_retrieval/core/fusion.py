@@ -38,9 +38,8 @@ PERCENT_UNITS = frozenset({"%"})
 
 @dataclass(slots=True, frozen=True)
 class ActionValue:
-    """The argument an action carries (设置温度=26, 调到24C, 50%): its text, number and unit."""
+    """The argument an action carries (设置温度=26, 调到24C, 50%, 自然风): its number and unit, if any."""
 
-    text: str
     number: float | None = None
     unit: str | None = None
 
@@ -51,9 +50,9 @@ class ActionValue:
         said = value.strip() if equals else ""
         match = _NUMBER_WITH_UNIT.search(said or key)
         if match is None:
-            return cls(said) if said and said not in SWITCH_VALUES else None
+            return cls() if said and said not in SWITCH_VALUES else None
         unit = match.group(2).lower() if match.group(2) else None
-        return cls(said or match.group(0), float(match.group(1)), unit)
+        return cls(float(match.group(1)), unit)
 
     def fits(self, command: CommandSpec) -> bool:
         """Return True when the command's range holds the number in a compatible unit."""

@@ -272,9 +272,8 @@ class CommandSearch:
             return mask, None
         gated = mask & self.index.category_masks.get(category, np.zeros(len(mask), dtype=bool))
         # A device called exactly what was said passes whatever its category (排气扇 on a switch).
-        for hint in self._name_hints(np.flatnonzero(mask)):
-            for position in self.index.keywords.by_name.get(hint, ()):
-                gated[position] |= mask[position]
+        for position in self._called_exactly(self._name_hints(np.flatnonzero(mask))):
+            gated[position] |= mask[position]
         if not gated.any():
             self.meta["gating_fallback"] = category
             self.meta["gating"] = None
@@ -335,8 +334,11 @@ class CommandSearch:
 
     def _names_a_device(self, hints: tuple[str, ...], pool: np.ndarray) -> bool:
         """Return True when a pool device's name or alias is exactly one of the hints."""
-        in_pool = set(pool.tolist())
-        return any(p in in_pool for h in hints for p in self.index.keywords.by_name.get(h, ()))
+        return not self._called_exactly(hints).isdisjoint(pool.tolist())
+
+    def _called_exactly(self, hints: tuple[str, ...]) -> set[int]:
+        """Return the devices whose name or alias is exactly one of the hints."""
+        return {position for hint in hints for position in self.index.keywords.by_name.get(hint, ())}
 
     def _name_scores(self, pool: np.ndarray, hints: tuple[str, ...]) -> dict[int, NameMatch]:
         """Return the best keyword match of pool devices for the hints.
@@ -425,8 +427,8 @@ class CommandSearch:
         if typed is not None:
             # Devices of the type asked that were named or read something close to the question
             # come first.
-            said = np.isin(pool, list(named))
-            answering = typed[pool] & ((similarity >= CAPABILITY_MIN_SIMILARITY) | said)
+            was_named = np.isin(pool, list(named))
+            answering = typed[pool] & ((similarity >= CAPABILITY_MIN_SIMILARITY) | was_named)
             keyword += _outranking_span(keyword_weight, vector_weight) * answering
         total = keyword_weight * keyword + vector_weight * similarity
         limit = self._limit()
