@@ -201,6 +201,19 @@ class AppliedLayout:
     unexposed: int
 
 
+async def _async_create_or_update(
+    ws: WebSocketApi, kind: str, known: dict[str, str], name: str, fields: dict[str, Any]
+) -> bool:
+    """Update the floor or area called ``name`` (``kind``), else create it; return True when created."""
+    id_key = f"{kind}_id"
+    if name in known:
+        await ws.call(f"config/{kind}_registry/update", **{id_key: known[name]}, **fields)
+        return False
+    created = await ws.call(f"config/{kind}_registry/create", name=name, **fields)
+    known[name] = created[id_key]
+    return True
+
+
 async def async_apply_layout(ws: WebSocketApi, layout: Layout) -> AppliedLayout:
     """Write the layout into Home Assistant: floors, areas, entities, Assist exposure.
 
@@ -218,12 +231,7 @@ async def async_apply_layout(ws: WebSocketApi, layout: Layout) -> AppliedLayout:
     floors_created = 0
     for floor in layout.floors:
         fields = {"aliases": list(floor.aliases), "level": floor.level, "icon": floor.icon}
-        if floor.name in floor_ids:
-            await ws.call("config/floor_registry/update", floor_id=floor_ids[floor.name], **fields)
-        else:
-            created = await ws.call("config/floor_registry/create", name=floor.name, **fields)
-            floor_ids[floor.name] = created["floor_id"]
-            floors_created += 1
+        floors_created += await _async_create_or_update(ws, "floor", floor_ids, floor.name, fields)
 
     area_ids = {area["name"]: area["area_id"] for area in await ws.call("config/area_registry/list")}
     areas_created = 0
@@ -231,12 +239,7 @@ async def async_apply_layout(ws: WebSocketApi, layout: Layout) -> AppliedLayout:
         fields = {"aliases": list(area.aliases), "floor_id": floor_ids[floor.name]}
         if area.icon is not None:
             fields["icon"] = area.icon
-        if area.name in area_ids:
-            await ws.call("config/area_registry/update", area_id=area_ids[area.name], **fields)
-        else:
-            created = await ws.call("config/area_registry/create", name=area.name, **fields)
-            area_ids[area.name] = created["area_id"]
-            areas_created += 1
+        areas_created += await _async_create_or_update(ws, "area", area_ids, area.name, fields)
 
     for area, placement in layout.placements():
         area_id = area_ids[area.name] if area else None
