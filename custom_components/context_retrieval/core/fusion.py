@@ -10,10 +10,8 @@ from typing import TYPE_CHECKING
 from .text import has_han, has_latin
 
 if TYPE_CHECKING:
-    import numpy as np
-
     from .models import CommandSpec, QueryIR
-    from .vector import CommandVectorIndex
+    from .vector import CommandVectorIndex, QueryScores
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -176,12 +174,12 @@ class CapabilityChoice:
 def choose_capability(
     vectors: CommandVectorIndex,
     position: int,
-    doc_scores: np.ndarray,
+    scores: QueryScores,
     *,
     question: bool,
     value: ActionValue | None = None,
 ) -> CapabilityChoice:
-    """Return the device's command most similar to the action.
+    """Return the device's command most similar to the action (or whose kin is, see ``vector``).
 
     A question is answered by the most similar readable attribute when the device has
     one, else by its most similar command; a command is never answered by an attribute.
@@ -194,7 +192,7 @@ def choose_capability(
     commands: list[CapabilityChoice] = []
     for entry in vectors.device_entries[position]:
         command = vectors.entry_command[entry]
-        score = float(doc_scores[vectors.entry_doc[entry]])
+        score = scores.entry(entry)
         if command is None:  # name/room fallback document: similarity only, no command
             return CapabilityChoice(None, score)
         if command.readable and not question:

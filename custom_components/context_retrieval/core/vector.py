@@ -3,6 +3,11 @@
 Documents depend only on the command spec, so identical documents (every lamp of one
 profile) are embedded once; a query costs one matrix-vector product over the unique
 documents plus a gather per (device, command) entry.
+
+Commands of one capability and command name are kin whatever their profile describes them
+as: a relay's 断电 is the ``switch-off`` that other profiles call 电源关闭, a fan's 档位 the
+``fanSpeed-setFanSpeed`` others call 风速. A command is as similar to an action as its
+most similar kin in the home.
 """
 
 from __future__ import annotations
@@ -43,6 +48,13 @@ class CommandVectorIndex:
     """One device position per signature."""
     signature_fallback_doc: np.ndarray
     """Document row of a signature made of a name/room fallback document, -1 otherwise."""
+    entry_kin: np.ndarray
+    """Kin group of each entry (see ``kin_key``), -1 for attributes and ids without one."""
+    kin_pairs: np.ndarray
+    """(pairs, 2) distinct (document row, kin group) pairs."""
+    kin_count: int
+    kin_sizes: np.ndarray
+    """Distinct documents of each kin group."""
 
     @classmethod
     def build(
@@ -62,6 +74,8 @@ class CommandVectorIndex:
         signatures: dict[tuple[tuple[int, str | None, bool], ...], int] = {}
         device_signature: list[int] = []
         signature_device: list[int] = []
+        kin_groups: dict[str, int] = {}
+        entry_kin: list[int] = []
         missing_spec = 0
         for position, (device, device_commands) in enumerate(zip(devices, commands, strict=True)):
             start = len(entry_doc)
@@ -75,6 +89,8 @@ class CommandVectorIndex:
                 entry_doc.append(doc_rows.setdefault(text, len(doc_rows)))
                 entry_device.append(position)
                 entry_command.append(command)
+                key = kin_key(command)
+                entry_kin.append(-1 if key is None else kin_groups.setdefault(key, len(kin_groups)))
             device_entries.append(range(start, len(entry_doc)))
             signature = tuple(
                 (
@@ -95,10 +111,13 @@ class CommandVectorIndex:
                 len(devices),
             )
         matrix = embedder.embed(list(doc_rows)) if doc_rows else np.zeros((0, 1), dtype=np.float32)
+        kin = np.asarray(entry_kin, dtype=np.int32)
+        docs = np.asarray(entry_doc, dtype=np.int32)
+        pairs = np.unique(np.stack([docs[kin >= 0], kin[kin >= 0]], axis=1).reshape(-1, 2), axis=0)
         return cls(
             embedder=embedder,
             doc_matrix=np.ascontiguousarray(matrix, dtype=np.float32),
-            entry_doc=np.asarray(entry_doc, dtype=np.int32),
+            entry_doc=docs,
             entry_device=np.asarray(entry_device, dtype=np.int32),
             entry_command=entry_command,
             device_entries=device_entries,
@@ -113,6 +132,10 @@ class CommandVectorIndex:
                 ],
                 dtype=np.int32,
             ),
+            entry_kin=kin,
+            kin_pairs=pairs.astype(np.int32),
+            kin_count=len(kin_groups),
+            kin_sizes=np.maximum(np.bincount(pairs[:, 1], minlength=len(kin_groups)), 1),
         )
 
     @property
@@ -126,3 +149,38 @@ class CommandVectorIndex:
             return np.zeros(self.document_count, dtype=np.float32)
         query = self.embedder.embed([query_text])[0]
         return self.doc_matrix @ query
+
+    def query_scores(self, query_text: str) -> QueryScores:
+        """Return the query's similarity to every document and every kin group."""
+        docs = self.document_scores(query_text)
+        if not self.kin_count or not docs.size:
+            return QueryScores(self, docs, np.full(self.kin_count, -1.0, dtype=np.float32))
+        total = np.bincount(self.kin_pairs[:, 1], docs[self.kin_pairs[:, 0]], self.kin_count)
+        return QueryScores(self, docs, (total / self.kin_sizes).astype(np.float32))
+
+
+@dataclass(frozen=True, slots=True)
+class QueryScores:
+    """One query's similarities: per distinct document, and per kin group (their mean)."""
+
+    index: CommandVectorIndex
+    docs: np.ndarray
+    kin: np.ndarray
+
+    def entry(self, entry: int) -> float:
+        """Return an entry's similarity: its own document's, or its kin's when higher."""
+        own = float(self.docs[self.index.entry_doc[entry]])
+        kin = int(self.index.entry_kin[entry])
+        return max(own, float(self.kin[kin])) if kin >= 0 else own
+
+
+def kin_key(command: CommandSpec | None) -> str | None:
+    """Return the capability and command of a ``{component}-{capability}-{command}`` id.
+
+    None for attributes (what they read depends on the device: a door's state is not a
+    window's) and for ids without those parts.
+    """
+    if command is None or command.readable:
+        return None
+    parts = command.id.split("-")
+    return "-".join(parts[1:]) if len(parts) > 2 else None
