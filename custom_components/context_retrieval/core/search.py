@@ -273,7 +273,13 @@ class CommandSearch:
             return mask, None
         gated = mask & self.index.category_masks.get(category, np.zeros(len(mask), dtype=bool))
         # A device called exactly what was said passes whatever its category (排气扇 on a switch).
-        for position in self._called_exactly(self._name_hints(np.flatnonzero(mask))):
+        # A set named by a type word also takes the devices whose name ends with it: a Chinese
+        # compound names its kind last (阳台灯 is one of 全屋的灯, though a relay drives it).
+        passing = self._called_exactly(self._name_hints(np.flatnonzero(mask)))
+        hint = compact(self.ir.name_hint or "")
+        if self.ir.quantifier in (Quantifier.ALL, Quantifier.EXCEPT) and TYPE_WORDS.get(hint) == category:
+            passing |= self.index.keywords.ending_in(hint)
+        for position in passing:
             gated[position] |= mask[position]
         if not gated.any():
             self.meta["gating_fallback"] = category
@@ -538,11 +544,12 @@ class CommandSearch:
         """
         hints = self._name_hints(pool, category)
         if hints:
-            named = [
-                p
-                for p, match in self._name_scores(pool, hints).items()
-                if match.score >= BULK_NAME_MIN or match.via == "type"
-            ]
+            scores = self._name_scores(pool, hints)
+            named = [p for p, match in scores.items() if match.score >= BULK_NAME_MIN or match.via == "type"]
+            by_name = [p for p in named if scores[p].via != "type"]
+            if self.ir.count and len(by_name) == self.ir.count:
+                # 两个纱帘: the count says the word names those two devices, not every blind.
+                named = by_name
             if named:
                 pool = np.array(sorted(named), dtype=np.int64)
             else:
