@@ -10,8 +10,10 @@ from typing import TYPE_CHECKING
 from .text import has_han, has_latin
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from .models import CommandSpec, QueryIR
-    from .vector import CommandVectorIndex, QueryScores
+    from .vector import CommandVectorIndex
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -174,7 +176,7 @@ class CapabilityChoice:
 def choose_capability(
     vectors: CommandVectorIndex,
     position: int,
-    scores: QueryScores,
+    pair_scores: np.ndarray,
     *,
     question: bool,
     value: ActionValue | None = None,
@@ -192,7 +194,7 @@ def choose_capability(
     commands: list[CapabilityChoice] = []
     for entry in vectors.device_entries[position]:
         command = vectors.entry_command[entry]
-        score = scores.entry(entry)
+        score = float(pair_scores[vectors.entry_pair[entry]])
         if command is None:  # name/room fallback document: similarity only, no command
             return CapabilityChoice(None, score)
         if command.readable and not question:

@@ -40,7 +40,6 @@ if TYPE_CHECKING:
 
     from .home_index import HomeIndex
     from .state import ConversationState
-    from .vector import QueryScores
 
 MAX_TOP_K = 50
 MAX_COMMANDS = 10
@@ -92,7 +91,9 @@ class CommandSearch:
     group_ids: Iterator[str]
     meta: dict[str, Any] = field(default_factory=dict)
     query: VectorQuery = field(init=False)
-    scores: QueryScores = field(init=False)
+    doc_scores: np.ndarray = field(init=False)
+    pair_scores: np.ndarray = field(init=False)
+    """Per (document, kin group) pair: what each (device, command) entry scores (``vector``)."""
     enforce: bool = field(init=False)
     _choices: dict[int, CapabilityChoice] = field(default_factory=dict)
     room_from_hint: str | None = None
@@ -211,7 +212,7 @@ class CommandSearch:
         self.meta["vector_query"] = query.text
         if query.fallback_reason:
             self.meta["vector_query_fallback"] = query.fallback_reason
-        self.scores = self.index.vectors.query_scores(query.text)
+        self.doc_scores, self.pair_scores = self.index.vectors.pair_scores(query.text)
 
     def _choice(self, position: int) -> CapabilityChoice:
         """Return the capability choice of a device (computed once per document signature)."""
@@ -221,7 +222,7 @@ class CommandSearch:
             self._choices[signature] = choose_capability(
                 vectors,
                 vectors.signature_device[signature],
-                self.scores,
+                self.pair_scores,
                 question=self.query.is_question,
                 value=self.query.value,
             )
@@ -246,8 +247,8 @@ class CommandSearch:
         capable = without_specs.copy()
         has_command = np.zeros(len(signatures), dtype=bool)
         similarity = np.zeros(len(signatures), dtype=np.float32)
-        if self.scores.docs.size:
-            similarity[without_specs] = self.scores.docs[fallback_docs[without_specs]]
+        if self.doc_scores.size:
+            similarity[without_specs] = self.doc_scores[fallback_docs[without_specs]]
         for k in np.flatnonzero(~without_specs):
             choice = self._choice(vectors.signature_device[int(signatures[k])])
             capable[k] = is_capable(choice, enforce=self.enforce)
@@ -529,7 +530,7 @@ class CommandSearch:
             reasons.append("room_hit")
         if category or (match is not None and match.via == "type"):
             reasons.append("type_hit")
-        if self.scores.docs.size and self._choice(position).similarity > 0:
+        if self.doc_scores.size and self._choice(position).similarity > 0:
             reasons.append("vector_hit")
         if self.heard:
             reasons.append("pinyin_hit")

@@ -6,8 +6,8 @@ documents plus a gather per (device, command) entry.
 
 Commands of one capability and command name are kin whatever their profile describes them
 as: a relay's 断电 is the ``switch-off`` that other profiles call 电源关闭, a fan's 档位 the
-``fanSpeed-setFanSpeed`` others call 风速. A command is as similar to an action as its
-most similar kin in the home.
+``fanSpeed-setFanSpeed`` others call 风速. A command is as similar to an action as its kin
+in the home are on average, when that is more than its own document is.
 """
 
 from __future__ import annotations
@@ -48,11 +48,12 @@ class CommandVectorIndex:
     """One device position per signature."""
     signature_fallback_doc: np.ndarray
     """Document row of a signature made of a name/room fallback document, -1 otherwise."""
-    entry_kin: np.ndarray
-    """Kin group of each entry (see ``kin_key``), -1 for attributes and ids without one."""
-    kin_pairs: np.ndarray
-    """(pairs, 2) distinct (document row, kin group) pairs."""
-    kin_count: int
+    entry_pair: np.ndarray
+    """Row of each entry in the (document, kin group) pairs."""
+    pair_doc: np.ndarray
+    """Document row of each distinct (document, kin group) pair."""
+    pair_kin: np.ndarray
+    """Kin group (see ``kin_key``) of each pair, -1 for attributes and ids without one."""
     kin_sizes: np.ndarray
     """Distinct documents of each kin group."""
 
@@ -111,9 +112,13 @@ class CommandVectorIndex:
                 len(devices),
             )
         matrix = embedder.embed(list(doc_rows)) if doc_rows else np.zeros((0, 1), dtype=np.float32)
-        kin = np.asarray(entry_kin, dtype=np.int32)
         docs = np.asarray(entry_doc, dtype=np.int32)
-        pairs = np.unique(np.stack([docs[kin >= 0], kin[kin >= 0]], axis=1).reshape(-1, 2), axis=0)
+        pairs, entry_pair = np.unique(
+            np.stack([docs, np.asarray(entry_kin, dtype=np.int32)], axis=1).reshape(-1, 2),
+            axis=0,
+            return_inverse=True,
+        )
+        related = pairs[:, 1] >= 0
         return cls(
             embedder=embedder,
             doc_matrix=np.ascontiguousarray(matrix, dtype=np.float32),
@@ -132,10 +137,10 @@ class CommandVectorIndex:
                 ],
                 dtype=np.int32,
             ),
-            entry_kin=kin,
-            kin_pairs=pairs.astype(np.int32),
-            kin_count=len(kin_groups),
-            kin_sizes=np.maximum(np.bincount(pairs[:, 1], minlength=len(kin_groups)), 1),
+            entry_pair=np.asarray(entry_pair, dtype=np.int32).reshape(-1),
+            pair_doc=pairs[:, 0].astype(np.int32),
+            pair_kin=pairs[:, 1].astype(np.int32),
+            kin_sizes=np.maximum(np.bincount(pairs[related, 1], minlength=len(kin_groups)), 1),
         )
 
     @property
@@ -150,28 +155,19 @@ class CommandVectorIndex:
         query = self.embedder.embed([query_text])[0]
         return self.doc_matrix @ query
 
-    def query_scores(self, query_text: str) -> QueryScores:
-        """Return the query's similarity to every document and every kin group."""
+    def pair_scores(self, query_text: str) -> tuple[np.ndarray, np.ndarray]:
+        """Return the query's similarity to every document, and to every (document, kin) pair.
+
+        A pair scores its document's similarity, or the mean over its kin group's
+        documents when that is higher; an entry's similarity is its pair's.
+        """
         docs = self.document_scores(query_text)
-        if not self.kin_count or not docs.size:
-            return QueryScores(self, docs, np.full(self.kin_count, -1.0, dtype=np.float32))
-        total = np.bincount(self.kin_pairs[:, 1], docs[self.kin_pairs[:, 0]], self.kin_count)
-        return QueryScores(self, docs, (total / self.kin_sizes).astype(np.float32))
-
-
-@dataclass(frozen=True, slots=True)
-class QueryScores:
-    """One query's similarities: per distinct document, and per kin group (their mean)."""
-
-    index: CommandVectorIndex
-    docs: np.ndarray
-    kin: np.ndarray
-
-    def entry(self, entry: int) -> float:
-        """Return an entry's similarity: its own document's, or its kin's when higher."""
-        own = float(self.docs[self.index.entry_doc[entry]])
-        kin = int(self.index.entry_kin[entry])
-        return max(own, float(self.kin[kin])) if kin >= 0 else own
+        pairs = docs[self.pair_doc] if docs.size else np.zeros(len(self.pair_doc), dtype=np.float32)
+        related = self.pair_kin >= 0
+        if docs.size and related.any():
+            kin = np.bincount(self.pair_kin[related], pairs[related], len(self.kin_sizes)) / self.kin_sizes
+            pairs[related] = np.maximum(pairs[related], kin[self.pair_kin[related]])
+        return docs, pairs
 
 
 def kin_key(command: CommandSpec | None) -> str | None:
