@@ -1,10 +1,11 @@
-"""Set-up of the integration: the service, and per entry the index, the parser and conversation memory."""
+"""Set-up of the integration: the service; per entry the index, parser, memory and LLM API."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from homeassistant.helpers import config_validation as cv
+from homeassistant.helpers import llm
 from homeassistant.helpers.aiohttp_client import async_get_clientsession
 
 from .clients.openai_chat import OpenAICompatibleChat
@@ -12,7 +13,9 @@ from .const import DOMAIN
 from .conversation_states import ConversationStates
 from .data import ContextRetrievalConfigEntry, ContextRetrievalData, Settings
 from .index import HomeIndexManager
+from .llm_api import API_ID, API_NAME, ContextRetrievalAPI
 from .parser import LLMParser
+from .repairs import async_check_agents
 from .services import async_setup_services
 
 if TYPE_CHECKING:
@@ -43,6 +46,9 @@ async def async_setup_entry(hass: HomeAssistant, entry: ContextRetrievalConfigEn
     index = await HomeIndexManager.async_create(hass)
     entry.async_on_unload(index.async_stop)
     entry.runtime_data = ContextRetrievalData(settings, index, parser, ConversationStates())
+    api = ContextRetrievalAPI(hass=hass, id=API_ID, name=API_NAME, entry=entry)
+    entry.async_on_unload(llm.async_register_api(hass, api))
+    async_check_agents(hass, API_ID)
     return True
 
 

@@ -17,12 +17,17 @@ SCORE_DIGITS = 4
 
 
 async def async_retrieve(
-    data: ContextRetrievalData, text: str, *, top_k: int | None = None, conversation_id: str | None = None
+    data: ContextRetrievalData,
+    text: str,
+    *,
+    top_k: int | None = None,
+    conversation_id: str | None = None,
+    offline: bool = False,
 ) -> dict[str, Any]:
-    """Return the service response for an utterance (CONTRACT §4)."""
+    """Return the service response for an utterance (CONTRACT §4); ``offline`` skips the LLM parser."""
     home = data.index.current
     llm, llm_meta = None, {}
-    if data.parser is not None:
+    if data.parser is not None and not offline:
         llm, llm_meta = await data.parser.async_parse(home.index.system_prompt, text)
     state = data.conversations.get(conversation_id)
     results = retrieve(
@@ -34,6 +39,16 @@ async def async_retrieve(
         "results": [_result_json(result, home) for result in results],
         "yaml": render_yaml_context(results, list(home.devices)),
     }
+
+
+def retrieved_device_ids(response: dict[str, Any]) -> list[str]:
+    """Return the devices a response points at, group members included, first seen first."""
+    found: dict[str, None] = {}
+    for result in response["results"]:
+        for candidate in result["candidates"]:
+            ids = candidate["device_ids"] if candidate["kind"] == "group" else [candidate["entity_id"]]
+            found.update(dict.fromkeys(ids))
+    return list(found)
 
 
 def split_command_id(command_id: str | None) -> tuple[str | None, str | None]:

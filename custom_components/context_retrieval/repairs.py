@@ -1,0 +1,63 @@
+"""Repair issues: an agent that selected Assist as well as Context Retrieval still gets the full dump."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from homeassistant.const import CONF_LLM_HASS_API
+from homeassistant.helpers import issue_registry as ir
+from homeassistant.helpers import llm
+
+from .const import DOMAIN, LOGGER
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
+
+    from homeassistant.core import HomeAssistant
+
+ASSIST_ALSO_SELECTED = "assist_also_selected"
+
+
+def agents_selecting_assist_too(hass: HomeAssistant, api_id: str) -> list[str]:
+    """Return the titles of the conversation agents whose LLM APIs are both Assist and ``api_id``.
+
+    Agents keep their choice in a config subentry (2025.7+) or, for older ones, in their
+    entry's options; it is one API id or a list of them.
+    """
+    titles: list[str] = []
+    for entry in hass.config_entries.async_entries():
+        settings: list[tuple[str, Mapping[str, Any]]] = [(entry.title, entry.options)]
+        settings += [(subentry.title, subentry.data) for subentry in entry.subentries.values()]
+        for title, data in settings:
+            selected = data.get(CONF_LLM_HASS_API) or []
+            selected = [selected] if isinstance(selected, str) else list(selected)
+            if llm.LLM_API_ASSIST in selected and api_id in selected:
+                titles.append(title)
+    return titles
+
+
+def async_check_agents(hass: HomeAssistant, api_id: str) -> None:
+    """Raise (or clear) the repair issue for agents that selected Assist and Context Retrieval."""
+    titles = agents_selecting_assist_too(hass, api_id)
+    if not titles:
+        ir.async_delete_issue(hass, DOMAIN, ASSIST_ALSO_SELECTED)
+        return
+    registry = ir.async_get(hass)
+    agents = ", ".join(titles)
+    existing = registry.async_get_issue(DOMAIN, ASSIST_ALSO_SELECTED)
+    if existing is None or (existing.translation_placeholders or {}).get("agents") != agents:
+        LOGGER.warning(
+            "%s selected both Assist and Context Retrieval as LLM APIs, so the agent still receives every "
+            "exposed entity; select only Context Retrieval",
+            agents,
+        )
+    ir.async_create_issue(
+        hass,
+        DOMAIN,
+        ASSIST_ALSO_SELECTED,
+        is_fixable=False,
+        severity=ir.IssueSeverity.WARNING,
+        translation_key=ASSIST_ALSO_SELECTED,
+        translation_placeholders={"agents": agents},
+    )
