@@ -77,8 +77,10 @@ class Figures:
     loop_block_ms: float
 
 
-def _make_home(hass: HomeAssistant, size: int, owner: MockConfigEntry) -> list[tuple[str, str, str]]:
-    """Create floors, areas and ``size`` exposed entities; return (name, room, stem) per entity."""
+def make_home(
+    hass: HomeAssistant, size: int, owner: MockConfigEntry
+) -> list[tuple[str, str, str, str, str | None]]:
+    """Create floors, areas and ``size`` exposed entities; return (id, name, room, stem, class) per entity."""
     rng = random.Random(size)
     floors, areas, entities = fr.async_get(hass), ar.async_get(hass), er.async_get(hass)
     area_names = []
@@ -107,7 +109,7 @@ def _make_home(hass: HomeAssistant, size: int, owner: MockConfigEntry) -> list[t
             {"friendly_name": name, **({"device_class": device_class} if device_class else {}), **attributes},
         )
         async_expose_entity(hass, "conversation", entry.entity_id, should_expose=True)
-        made.append((name, room, stem))
+        made.append((entry.entity_id, name, room, stem, device_class))
     return made
 
 
@@ -176,12 +178,12 @@ async def _measure(size: int) -> Figures:
     async with test_home_assistant() as hass:
         owner = MockConfigEntry(domain="bench")
         owner.add_to_hass(hass)
-        made = _make_home(hass, size, owner)
+        made = make_home(hass, size, owner)
         await hass.async_block_till_done()
         rng = random.Random(7)
         texts = []
         for _ in range(CALLS):
-            name, room, stem = rng.choice(made)
+            _, name, room, stem, _ = rng.choice(made)
             texts.append(rng.choice(UTTERANCES).format(name=name, room=room, stem=stem))
 
         entry = MockConfigEntry(domain=DOMAIN)

@@ -17,6 +17,7 @@ from .demo import demo_section
 from .ha_service import ha_service_section
 from .heldout import heldout_section
 from .labelled_homes import SEALED, TUNED_ON, labelled_homes_checks, labelled_homes_section
+from .llm_prompt import llm_prompt_section
 from .paraphrase import paraphrase_section
 from .perturb import perturbation_section
 from .quality import quality_section
@@ -89,7 +90,10 @@ def main(argv: list[str] | None = None) -> int:
     print("\n" + speed, flush=True)
     ha, ha_checks = ha_service_section()
     print("\n" + ha, flush=True)
-    print("\n" + render_targets(quality_checks + labelled_homes_checks(figures) + speed_checks + ha_checks))
+    prompts, prompt_checks = llm_prompt_section()
+    print("\n" + prompts, flush=True)
+    checks = quality_checks + labelled_homes_checks(figures) + speed_checks + ha_checks + prompt_checks
+    print("\n" + render_targets(checks))
     return 0
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 from homeassistant.components import conversation
+from homeassistant.components.intent import llm as intent_llm
 from homeassistant.config_entries import ConfigSubentryData
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.helpers import issue_registry as ir
@@ -21,14 +22,14 @@ from custom_components.context_retrieval.llm_api import (
     LIVE_CONTEXT_TOOL,
     NO_REQUEST_PROMPT,
     SEARCH_TOOL,
-    STATIC_CONTEXT_MARKER,
-    splice_context,
 )
 from custom_components.context_retrieval.repairs import ASSIST_ALSO_SELECTED
 
 from .ollama_server import FakeOllama, ModelTurn, ToolCall
 
 AGENT = "conversation.ollama_conversation"
+ASSIST_OVERVIEW = "Static Context: An overview of the areas and the devices in this smart home:"
+ASSIST_TOOL_USAGE = "When controlling Home Assistant always call the intent tools."
 pytestmark = pytest.mark.usefixtures("socket_enabled")
 
 
@@ -100,7 +101,8 @@ async def test_the_agent_sees_only_the_devices_the_request_needs(agent, home: Ho
     assert "客厅主灯" in prompt
     for unrelated in ("车库门", "饮水机插座", "cover.garage_door", "电视"):
         assert unrelated not in prompt
-    assert STATIC_CONTEXT_MARKER not in prompt  # Assist's overview of every entity is gone
+    assert ASSIST_OVERVIEW not in prompt  # Assist's overview of every entity is gone
+    assert ASSIST_TOOL_USAGE in prompt  # the other platforms' prompts stay
     tools = ollama.tool_names(0)
     assert {"intent__HassTurnOn", "intent__HassTurnOff", LIVE_CONTEXT_TOOL, SEARCH_TOOL} <= set(tools)
     assert not any(name.startswith("homeassistant__") for name in tools)
@@ -198,20 +200,14 @@ async def test_unloading_and_reloading_while_an_agent_uses_the_api(
     assert "light.kitchen" in ollama.system_prompt()
 
 
-@pytest.mark.parametrize(
-    ("assist", "expected"),
-    [
-        (
-            f"Intro.\n{STATIC_CONTEXT_MARKER}\n- names: 灯\n  domain: light\n- names: 门\n  domain: cover\n"
-            "When controlling Home Assistant always call the intent tools.",
-            "Intro.\nOURS\nWhen controlling Home Assistant always call the intent tools.",
-        ),
-        (f"Intro.\n{STATIC_CONTEXT_MARKER}\n- names: 灯\n  domain: light\n", "Intro.\nOURS"),
-        (
-            "Only if the user wants to control a device, expose entities.",
-            "Only if the user wants to control a device, expose entities.\nOURS\n",
-        ),
-    ],
-)
-def test_the_overview_is_spliced_out_and_what_follows_kept(assist: str, expected: str):
-    assert splice_context(assist, "OURS\n") == expected
+async def test_a_failing_tool_platform_is_skipped_as_assist_skips_it(
+    agent, home: HomeAssistant, ollama, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+):
+    def broken(*_: object) -> None:
+        raise RuntimeError("broken platform")
+
+    monkeypatch.setattr(intent_llm, "async_get_tools", broken)
+    await converse(home, "打开厨房灯")
+    assert "light.kitchen" in ollama.system_prompt()
+    assert "intent__HassTurnOn" not in ollama.tool_names()
+    assert "Error getting tools from the LLM platform of intent" in caplog.text

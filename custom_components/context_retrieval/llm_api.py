@@ -1,10 +1,12 @@
 """The "Context Retrieval" LLM API: Assist's prompt and tools, with the home cut to what the request needs.
 
-A conversation agent that selects this API instead of Assist gets, each turn, Assist's own
-prompt and intent tools, but the static overview of every exposed entity is replaced by the
-YAML context of the devices retrieved for the user's utterance, and Assist's live-context
-tool by one that reads only those devices. A search tool finds any other device by words,
-so a retrieval miss never forces the whole home back into the prompt.
+A conversation agent that selects this API instead of Assist gets, each turn, what Assist's
+tool platforms give (intent tools and their prompts), except the ``homeassistant`` platform's
+part: its overview of every exposed entity is replaced by the YAML context of the devices
+retrieved for the user's utterance, and its live-context tool by one that reads only those
+devices. A search tool finds any other device by words, so a retrieval miss never forces the
+whole home back into the prompt. The overview is never built, so the instance costs our
+retrieval and the other platforms' work only.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import TYPE_CHECKING, Any, override
 import voluptuous as vol
 from homeassistant.components.conversation.chat_log import current_chat_log
 from homeassistant.components.homeassistant.llm import async_get_exposed_entities
+from homeassistant.components.llm import DATA_PLATFORMS
 from homeassistant.helpers import llm
 from homeassistant.util import yaml as yaml_util
 
@@ -29,25 +32,18 @@ if TYPE_CHECKING:
 
 API_ID = DOMAIN
 API_NAME = "Context Retrieval"
-STATIC_CONTEXT_MARKER = "Static Context: An overview of the areas and the devices in this smart home:"
-"""The line of Assist's prompt (its ``homeassistant`` fragment) that precedes the entity overview."""
-ASSIST_LIVE_CONTEXT = "GetLiveContext"
-"""Assist's tool that returns the state of every exposed entity (its name ends with this)."""
+OVERVIEW_PLATFORM = "homeassistant"
+"""The tool platform whose prompt is the overview of every exposed entity (and its live-context tool)."""
 SEARCH_TOOL = f"{DOMAIN}__SearchDevices"
 LIVE_CONTEXT_TOOL = f"{DOMAIN}__GetLiveContext"
 MAX_SEARCH_RESULTS = 20
 
 CONTEXT_PROMPT = (
-    "Static Context: the devices of this smart home that the user's request is about, chosen by "
-    "Context Retrieval (not the whole home). Call the tools with a device's name or id exactly as "
-    "listed. When a request carries a hint (multiple_close_matches, no_target, name_not_found, "
-    "no_candidates, too_many_targets), ask the user what they mean instead of guessing. If the "
-    f"device the user means is not listed, find it with {SEARCH_TOOL}.\n"
+    "The devices this request needs (not the whole home); use names or ids as listed. "
+    f"Current state: {LIVE_CONTEXT_TOOL}. Other devices: {SEARCH_TOOL}. If a request has a hint, "
+    "ask the user.\n"
 )
-NO_REQUEST_PROMPT = (
-    "Static Context: there is no user request to choose devices for, so none are listed. "
-    f"Find devices with {SEARCH_TOOL}.\n"
-)
+NO_REQUEST_PROMPT = f"No request to choose devices for: find devices with {SEARCH_TOOL}.\n"
 
 
 @dataclass(slots=True, kw_only=True)
@@ -58,26 +54,53 @@ class ContextRetrievalAPI(llm.API):
 
     @override
     async def async_get_api_instance(self, llm_context: llm.LLMContext) -> llm.APIInstance:
-        """Return Assist's instance with the retrieved context and the scoped tools."""
+        """Return Assist's tools and prompts, with the retrieved context for the overview."""
         async_check_agents(self.hass, self.id)
-        assist = await llm.async_get_api(self.hass, llm.LLM_API_ASSIST, llm_context)
         text, conversation_id = current_request()
         scope = Scope()
         if text:
             response = await async_retrieve(self.entry.runtime_data, text, conversation_id=conversation_id)
             scope.device_ids.update(retrieved_device_ids(response))
-            context = f"{CONTEXT_PROMPT}{response['yaml']}"
+            context = f"{CONTEXT_PROMPT}{response['yaml']}".rstrip("\n")
         else:
-            context = NO_REQUEST_PROMPT
-        tools = [tool for tool in assist.tools if not tool.name.endswith(ASSIST_LIVE_CONTEXT)]
-        tools += [LiveContextTool(scope), SearchDevicesTool(self.entry, scope)]
+            context = NO_REQUEST_PROMPT.rstrip("\n")
+        own: list[llm.Tool] = [LiveContextTool(scope), SearchDevicesTool(self.entry, scope)]
+        prompts, tools = await _async_assist_parts(self.hass, llm_context, context, own)
         return llm.APIInstance(
             api=self,
-            api_prompt=splice_context(assist.api_prompt, context),
+            api_prompt="\n".join(prompts),
             llm_context=llm_context,
             tools=tools,
-            custom_serializer=assist.custom_serializer,
+            custom_serializer=llm.selector_serializer,
         )
+
+
+async def _async_assist_parts(
+    hass: HomeAssistant, llm_context: llm.LLMContext, context: str, own: list[llm.Tool]
+) -> tuple[list[str], list[llm.Tool]]:
+    """Return the prompts and tools Assist's platforms give, ours in the overview platform's place.
+
+    The platforms are asked in domain order, as Assist asks them; one that fails is logged
+    and skipped, as Assist does.
+    """
+    platforms = await hass.data[DATA_PLATFORMS].async_get_platforms()
+    prompts: list[str] = []
+    tools: list[llm.Tool] = []
+    for domain, platform in sorted({**platforms, OVERVIEW_PLATFORM: None}.items()):
+        if domain == OVERVIEW_PLATFORM:
+            prompts.append(context)
+            tools.extend(own)
+            continue
+        try:
+            result = platform.async_get_tools(hass, llm_context, llm.LLM_API_ASSIST)
+        except Exception:  # noqa: BLE001 - one platform's bug must not break the turn (Assist skips it too)
+            LOGGER.exception("Error getting tools from the LLM platform of %s", domain)
+            continue
+        if result is not None:
+            tools.extend(result.tools)
+            if result.prompt:
+                prompts.append(result.prompt)
+    return prompts, tools
 
 
 def current_request() -> tuple[str | None, str | None]:
@@ -93,23 +116,6 @@ def current_request() -> tuple[str | None, str | None]:
     if last.role != "user" or not isinstance(last.content, str) or not last.content.strip():
         return None, chat_log.conversation_id
     return last.content.strip(), chat_log.conversation_id
-
-
-def splice_context(assist_prompt: str, context: str) -> str:
-    """Return Assist's prompt with its entity overview replaced by ``context``.
-
-    The overview is the YAML list after the marker line; what follows it (other
-    integrations' prompt fragments) is kept. Without the marker (nothing exposed) the
-    context is appended.
-    """
-    head, marker, tail = assist_prompt.partition(STATIC_CONTEXT_MARKER)
-    if not marker:
-        return "\n".join(part for part in (assist_prompt, context) if part)
-    lines = tail.split("\n")[1:]
-    while lines and lines[0].startswith(("- ", "  ")):
-        lines.pop(0)
-    rest = "\n".join(lines).strip("\n")
-    return f"{head}{context}{rest}" if rest else f"{head}{context}".rstrip("\n")
 
 
 @dataclass(slots=True)
