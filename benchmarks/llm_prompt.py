@@ -29,7 +29,7 @@ from homeassistant.helpers import chat_session, llm
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.context_retrieval.const import DOMAIN
-from custom_components.context_retrieval.llm_api import API_ID
+from custom_components.context_retrieval.llm_api import API_ID, approximate_tokens
 
 from .ha_service import make_home
 from .hass_instance import test_home_assistant
@@ -94,12 +94,6 @@ class HomeFigures:
     ours: list[TurnSize]
     build_ms: list[float]
     assist_build_ms: list[float]
-
-
-def approximate_tokens(text: str) -> int:
-    """Return a rough token count: a CJK character is about one token, other text four characters."""
-    cjk = sum(1 for char in text if "\u3400" <= char <= "\u9fff")
-    return cjk + (len(text) - cjk + 3) // 4
 
 
 SWITCHED = frozenset({"light", "switch", "cover", "climate", "fan", "media_player"})

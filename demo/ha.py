@@ -28,7 +28,7 @@ import aiohttp
 
 from demo.api import Credentials, DemoError, HomeAssistantApi
 from demo.layout import Layout, LayoutError, async_apply_layout, async_set_initial_states, load_layout
-from demo.report import emit, format_answer
+from demo.report import emit, format_answer, format_prompt
 from demo.server import REPOSITORY, HomeAssistantProcess, free_port, port_is_free, prepare_config
 
 if TYPE_CHECKING:
@@ -51,6 +51,8 @@ DEFAULT_UTTERANCES = (
 )
 """One conversation: a room, 它, an area alias, a floor, except, a question, a custom name, a garage door."""
 CONVERSATION_ID = "demo"
+AGENT_CONVERSATION_ID = "demo-agent"
+AGENT_PROMPT = "context_retrieval/agent_prompt"
 READY_CONVERSATION_ID = "demo-ready-check"
 """Conversation of the readiness probe, kept apart so it leaves nothing for 它 to refer to."""
 # A local demo account, printed for the user to log in with (Home Assistant listens on 127.0.0.1 only).
@@ -264,21 +266,33 @@ class Demo:
             await asyncio.sleep(POLL_INTERVAL)
 
     async def _async_ask(self, api: HomeAssistantApi, utterances: Sequence[str]) -> None:
-        """Ask the service about each utterance, in one conversation, and print its answers."""
+        """Ask the service about each utterance, in one conversation, and print its answers.
+
+        Each answer is followed by the prompt an LLM agent would receive through the
+        Context Retrieval API for the same turn (a conversation of its own) and its size
+        next to Assist's.
+        """
         emit()
-        for text in utterances:
-            started = time.perf_counter()
-            try:
-                answer = await self._async_retrieve(api, text, CONVERSATION_ID)
-            except DemoError as err:
-                self.failures += 1
-                self.report["answers"].append({"text": text, "error": str(err)})
-                emit(f"» {text}\n  error: {err}")
-                continue
-            self.report["answers"].append({"text": text, "response": answer})
-            for line in format_answer(text, answer, time.perf_counter() - started):
-                emit(line)
-            emit()
+        async with api.websocket() as websocket:
+            for text in utterances:
+                started = time.perf_counter()
+                try:
+                    answer = await self._async_retrieve(api, text, CONVERSATION_ID)
+                    agent = await websocket.call(
+                        AGENT_PROMPT, text=text, conversation_id=AGENT_CONVERSATION_ID
+                    )
+                except DemoError as err:
+                    self.failures += 1
+                    self.report["answers"].append({"text": text, "error": str(err)})
+                    emit(f"» {text}\n  error: {err}")
+                    continue
+                self.report["answers"].append({"text": text, "response": answer, "agent_prompt": agent})
+                for line in [
+                    *format_answer(text, answer, time.perf_counter() - started),
+                    *format_prompt(agent),
+                ]:
+                    emit(line)
+                emit()
 
     async def _async_serve(self, api: HomeAssistantApi) -> None:
         """Print how to reach Home Assistant, answer any utterances given, then wait for Ctrl-C."""

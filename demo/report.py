@@ -100,3 +100,16 @@ def format_answer(text: str, answer: Mapping[str, Any], seconds: float) -> list[
         lines.append("  (no commands)")
     lines.append(f"  YAML context: {len(answer.get('yaml') or '')} characters")
     return lines
+
+
+def format_prompt(agent: Mapping[str, Any]) -> list[str]:
+    """Return the lines showing an agent's prompt for the turn and its size next to Assist's."""
+    ours, assist = agent["size"], agent["assist_size"]
+    ratio = assist["characters"] / max(ours["characters"], 1)
+    lines = [
+        f"  LLM agent prompt through Context Retrieval: {ours['characters']:,} characters, "
+        f"~{ours['tokens']:,} tokens (Assist: {assist['characters']:,} characters, "
+        f"~{assist['tokens']:,} tokens; {ratio:.1f}x smaller)"
+    ]
+    lines.extend(f"    │ {line}" for line in agent["prompt"].splitlines())
+    return lines

@@ -51,7 +51,7 @@ def test_manifest_keys_values_and_order():
     assert all(owner.startswith("@") for owner in MANIFEST["codeowners"])
     assert MANIFEST["config_flow"] is True
     assert (PACKAGE / "config_flow.py").is_file()
-    assert MANIFEST["dependencies"] == ["conversation", "llm"]  # Assist (the service) and the LLM API
+    assert MANIFEST["dependencies"] == ["conversation", "llm", "websocket_api"]
     assert MANIFEST["iot_class"] in {
         "calculated",
         "local_polling",

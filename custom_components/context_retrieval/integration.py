@@ -17,6 +17,7 @@ from .llm_api import API_ID, API_NAME, ContextRetrievalAPI
 from .parser import LLMParser
 from .repairs import async_check_agents
 from .services import async_setup_services
+from .websocket_api import async_setup_websocket_api
 
 if TYPE_CHECKING:
     from homeassistant.core import HomeAssistant
@@ -28,6 +29,7 @@ CONFIG_SCHEMA = cv.config_entry_only_config_schema(DOMAIN)
 async def async_setup(hass: HomeAssistant, config: ConfigType) -> bool:  # noqa: ARG001 - HA signature
     """Register the service; it answers once an entry is loaded."""
     async_setup_services(hass)
+    async_setup_websocket_api(hass)
     return True
 
 

@@ -57,6 +57,12 @@ class ContextRetrievalAPI(llm.API):
         """Return Assist's tools and prompts, with the retrieved context for the overview."""
         async_check_agents(self.hass, self.id)
         text, conversation_id = current_request()
+        return await self.async_instance_for(llm_context, text, conversation_id)
+
+    async def async_instance_for(
+        self, llm_context: llm.LLMContext, text: str | None, conversation_id: str | None
+    ) -> llm.APIInstance:
+        """Return the instance for an utterance (None: no request) in a conversation."""
         scope = Scope()
         if text:
             response = await async_retrieve(self.entry.runtime_data, text, conversation_id=conversation_id)
@@ -101,6 +107,12 @@ async def _async_assist_parts(
             if result.prompt:
                 prompts.append(result.prompt)
     return prompts, tools
+
+
+def approximate_tokens(text: str) -> int:
+    """Return a rough token count: a CJK character is about one token, other text four characters."""
+    cjk = sum(1 for char in text if "\u3400" <= char <= "\u9fff")
+    return cjk + (len(text) - cjk + 3) // 4
 
 
 def current_request() -> tuple[str | None, str | None]:
