@@ -82,6 +82,17 @@ def test_demo_service_answers_with_demo_entities(demo_run):
     assert "light.living_room_ceiling" in process.stdout
 
 
+def test_demo_prints_what_an_llm_agent_would_receive(demo_run):
+    process, report = demo_run
+    [answer] = report["answers"]
+    agent = answer["agent_prompt"]
+    assert "light.living_room_ceiling" in agent["prompt"]
+    assert "车库门" not in agent["prompt"]
+    assert agent["assist_size"]["characters"] > agent["size"]["characters"]
+    assert "LLM agent prompt through Context Retrieval" in process.stdout
+    assert "│ # 以下是与用户请求相关的设备信息" in process.stdout
+
+
 @pytest.mark.usefixtures("socket_enabled")
 async def test_demo_passes_the_llm_settings_to_the_config_flow(tmp_path):
     fake = FakeOpenAI([Reply(content='[{"a":"打开","s":"客厅","n":"灯","t":"Light","q":"all"}]')])
