@@ -6,6 +6,9 @@ import pytest
 
 from custom_components.context_retrieval.diagnostics import async_get_config_entry_diagnostics
 
+# The embedding endpoint configured here refuses connections: the local embedder ranks commands.
+pytestmark = pytest.mark.usefixtures("socket_enabled")
+
 
 @pytest.fixture
 def entry_options():

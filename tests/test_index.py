@@ -34,11 +34,11 @@ class BlockedBuild:
     release: threading.Event = field(default_factory=threading.Event)
     threads: list[int] = field(default_factory=list)
 
-    def __call__(self, snapshot):
+    def __call__(self, snapshot, remote=None):
         self.threads.append(threading.get_ident())
         self.started.set()
         self.release.wait(5)
-        return self.build(snapshot)
+        return self.build(snapshot, remote)
 
     async def wait_until_started(self) -> None:
         await asyncio.get_running_loop().run_in_executor(None, self.started.wait, 5)

@@ -48,6 +48,20 @@ LLM_OUTAGE_PAUSE: Final = 30.0
 MAX_RETRY_AFTER: Final = 5.0
 """Longest Retry-After (seconds) honoured inside one parse."""
 
+# The openai embedding backend.
+EMBEDDING_QUERY_TIMEOUT: Final = 2.0
+"""Seconds one query's embedding may take on the request path before the local index answers."""
+EMBEDDING_REQUEST_TIMEOUT: Final = 30.0
+"""Seconds one batch of document texts may take, retries included."""
+EMBEDDING_DOCUMENT_TIMEOUT: Final = 600.0
+"""Seconds all of a build's new document texts may take before the build goes on without them."""
+EMBEDDING_DOCUMENT_ATTEMPTS: Final = 3
+EMBEDDING_OUTAGE_PAUSE: Final = 30.0
+"""Seconds the local index answers alone after the endpoint failed."""
+MAX_CACHED_EMBEDDINGS: Final = 20_000
+"""Command texts whose vectors are kept in storage (a 1,000-entity home has a few hundred)."""
+EMBEDDING_CACHE_SAVE_DELAY: Final = 10.0
+
 # The index.
 REBUILD_COOLDOWN: Final = 1.0
 """Seconds of quiet after a registry or exposure change before the index is rebuilt."""

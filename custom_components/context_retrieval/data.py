@@ -8,7 +8,10 @@ from typing import TYPE_CHECKING, Any
 from homeassistant.config_entries import ConfigEntry
 
 from .const import (
+    CONF_EMBEDDING_API_KEY,
     CONF_EMBEDDING_BACKEND,
+    CONF_EMBEDDING_BASE_URL,
+    CONF_EMBEDDING_MODEL,
     CONF_LLM_API_KEY,
     CONF_LLM_BASE_URL,
     CONF_LLM_MODEL,
@@ -21,6 +24,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from .conversation_states import ConversationStates
+    from .embeddings import RemoteEmbeddings
     from .index import HomeIndexManager
     from .parser import LLMParser
 
@@ -34,6 +38,9 @@ class Settings:
     llm_model: str | None
     embedding_backend: str
     top_k: int
+    embedding_base_url: str | None = None
+    embedding_api_key: str | None = None
+    embedding_model: str | None = None
 
     @classmethod
     def from_entry(cls, entry: ConfigEntry) -> Settings:
@@ -45,6 +52,9 @@ class Settings:
             llm_model=merged.get(CONF_LLM_MODEL) or None,
             embedding_backend=merged.get(CONF_EMBEDDING_BACKEND, DEFAULT_EMBEDDING_BACKEND),
             top_k=int(merged.get(CONF_TOP_K, DEFAULT_TOP_K)),
+            embedding_base_url=merged.get(CONF_EMBEDDING_BASE_URL) or None,
+            embedding_api_key=merged.get(CONF_EMBEDDING_API_KEY) or None,
+            embedding_model=merged.get(CONF_EMBEDDING_MODEL) or None,
         )
 
 
@@ -57,6 +67,8 @@ class ContextRetrievalData:
     parser: LLMParser | None
     """The LLM parser, None when no LLM is configured (the offline parser parses)."""
     conversations: ConversationStates
+    embeddings: RemoteEmbeddings | None = None
+    """The openai embedding backend, None with the local embedder."""
 
 
 type ContextRetrievalConfigEntry = ConfigEntry[ContextRetrievalData]

@@ -26,7 +26,8 @@ from homeassistant.helpers.debounce import Debouncer
 from homeassistant.util import dt as dt_util
 
 from .const import LOGGER, REBUILD_COOLDOWN
-from .core import Device, HomeIndex, build_vector_searcher
+from .core import Device, HomeIndex, build_vector_searcher, with_embedder
+from .embeddings import EmbeddingUnavailable, RemoteEmbeddings, ThreadEmbedder
 from .entities import HomeSnapshot, async_snapshot_home
 from .entity_commands import DOMAIN_SPECS
 
@@ -51,6 +52,8 @@ class BuiltHome:
     built_at: datetime
     build_seconds: float
     by_id: dict[str, Device] = field(repr=False)
+    remote_index: HomeIndex | None = None
+    """The same index with the embedding endpoint's vectors (None: local embedder, or it failed)."""
 
     def stats(self) -> dict[str, Any]:
         """Return figures about the build, for diagnostics."""
@@ -61,14 +64,28 @@ class BuiltHome:
             "categories": sorted({device.category for device in self.devices}),
             "built_at": self.built_at.isoformat(),
             "build_seconds": round(self.build_seconds, 4),
+            "remote_vectors": self.remote_index is not None,
         }
 
 
-def build_home(snapshot: HomeSnapshot) -> BuiltHome:
-    """Return the devices and index of a snapshot (CPU work: run it in an executor)."""
+def build_home(snapshot: HomeSnapshot, remote: RemoteEmbeddings | None = None) -> BuiltHome:
+    """Return the devices and index of a snapshot (CPU work: run it in an executor).
+
+    With an embedding endpoint, the index is also built with its vectors (new command
+    texts embedded, the rest from the cache); if the endpoint fails, the local index alone
+    serves until a later build.
+    """
     started = perf_counter()
     devices = tuple(snapshot.devices())
     index = build_vector_searcher(devices, rooms=snapshot.rooms)
+    remote_index = None
+    if remote is not None:
+        try:
+            remote_index = with_embedder(
+                index, ThreadEmbedder(remote, documents=True), ThreadEmbedder(remote, documents=False)
+            )
+        except EmbeddingUnavailable as err:
+            LOGGER.warning("Command texts could not be embedded (%s); the local embedder ranks them", err)
     return BuiltHome(
         devices=devices,
         rooms=snapshot.rooms,
@@ -76,6 +93,7 @@ def build_home(snapshot: HomeSnapshot) -> BuiltHome:
         built_at=dt_util.utcnow(),
         build_seconds=perf_counter() - started,
         by_id={device.id: device for device in devices},
+        remote_index=remote_index,
     )
 
 
@@ -128,9 +146,9 @@ def _device_change_matters(event_data: dr.EventDeviceRegistryUpdatedData) -> boo
     return bool(DEVICE_CHANGES & set(event_data["changes"]))
 
 
-async def _async_build(hass: HomeAssistant) -> BuiltHome:
+async def _async_build(hass: HomeAssistant, remote: RemoteEmbeddings | None) -> BuiltHome:
     """Snapshot the home on the loop, then build its index in the executor."""
-    built = await hass.async_add_executor_job(build_home, async_snapshot_home(hass))
+    built = await hass.async_add_executor_job(build_home, async_snapshot_home(hass), remote)
     LOGGER.debug(
         "Indexed %d exposed entities in %d areas in %.3f s",
         len(built.devices),
@@ -147,9 +165,11 @@ class HomeIndexManager:
     request that arrives during a rebuild uses the previous index.
     """
 
-    def __init__(self, hass: HomeAssistant) -> None:
+    def __init__(self, hass: HomeAssistant, remote: RemoteEmbeddings | None = None) -> None:
         """Prepare a manager; ``async_create`` builds the home the first time."""
         self.hass = hass
+        self.remote = remote
+        """The embedding endpoint, when the openai backend is configured."""
         self._current: BuiltHome | None = None
         self.rebuilds = 0
         """Builds after the first."""
@@ -168,13 +188,15 @@ class HomeIndexManager:
         return self._current
 
     @classmethod
-    async def async_create(cls, hass: HomeAssistant) -> HomeIndexManager:
+    async def async_create(
+        cls, hass: HomeAssistant, remote: RemoteEmbeddings | None = None
+    ) -> HomeIndexManager:
         """Return a manager holding a first build of the home and following its changes.
 
         It listens before the first build, so a change made while that build runs is
         built again right after it.
         """
-        manager = cls(hass)
+        manager = cls(hass, remote)
         manager.async_listen()
         try:
             await manager.async_rebuild()
@@ -188,7 +210,7 @@ class HomeIndexManager:
         first = self._current is None
         self._building, self._changed_while_building = True, False
         try:
-            self._current = await _async_build(self.hass)
+            self._current = await _async_build(self.hass, self.remote)
         finally:
             self._building = False
         self.rebuilds += not first

@@ -9,9 +9,17 @@ from homeassistant.helpers import llm
 from homeassistant.helpers.aiohttp_client import async_get_clientsession
 
 from .clients.openai_chat import OpenAICompatibleChat
-from .const import DOMAIN
+from .clients.openai_embeddings import OpenAICompatibleEmbeddings
+from .const import (
+    DOMAIN,
+    EMBEDDING_BACKEND_OPENAI,
+    EMBEDDING_DOCUMENT_ATTEMPTS,
+    EMBEDDING_QUERY_TIMEOUT,
+    EMBEDDING_REQUEST_TIMEOUT,
+)
 from .conversation_states import ConversationStates
 from .data import ContextRetrievalConfigEntry, ContextRetrievalData, Settings
+from .embeddings import EmbeddingCache, RemoteEmbeddings
 from .index import HomeIndexManager
 from .llm_api import API_ID, API_NAME, ContextRetrievalAPI
 from .parser import LLMParser
@@ -45,13 +53,43 @@ async def async_setup_entry(hass: HomeAssistant, entry: ContextRetrievalConfigEn
             settings.llm_model,
         )
         parser = LLMParser(client)
-    index = await HomeIndexManager.async_create(hass)
+    embeddings = await _async_remote_embeddings(hass, settings)
+    index = await HomeIndexManager.async_create(hass, embeddings)
     entry.async_on_unload(index.async_stop)
-    entry.runtime_data = ContextRetrievalData(settings, index, parser, ConversationStates())
+    entry.runtime_data = ContextRetrievalData(settings, index, parser, ConversationStates(), embeddings)
     api = ContextRetrievalAPI(hass=hass, id=API_ID, name=API_NAME, entry=entry)
     entry.async_on_unload(llm.async_register_api(hass, api))
     async_check_agents(hass, API_ID)
     return True
+
+
+async def _async_remote_embeddings(hass: HomeAssistant, settings: Settings) -> RemoteEmbeddings | None:
+    """Return the embedding endpoint with its cache loaded, when the openai backend is configured."""
+    if not (
+        settings.embedding_backend == EMBEDDING_BACKEND_OPENAI
+        and settings.embedding_base_url
+        and settings.embedding_model
+    ):
+        return None
+    session = async_get_clientsession(hass)
+    url, key, model = settings.embedding_base_url, settings.embedding_api_key or "", settings.embedding_model
+    cache = EmbeddingCache(hass, {"backend": EMBEDDING_BACKEND_OPENAI, "base_url": url, "model": model})
+    await cache.async_load()
+    return RemoteEmbeddings(
+        hass,
+        documents=OpenAICompatibleEmbeddings(
+            session,
+            url,
+            key,
+            model,
+            timeout=EMBEDDING_REQUEST_TIMEOUT,
+            max_attempts=EMBEDDING_DOCUMENT_ATTEMPTS,
+        ),
+        queries=OpenAICompatibleEmbeddings(
+            session, url, key, model, timeout=EMBEDDING_QUERY_TIMEOUT, max_attempts=1
+        ),
+        cache=cache,
+    )
 
 
 async def async_unload_entry(hass: HomeAssistant, entry: ContextRetrievalConfigEntry) -> bool:  # noqa: ARG001

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from .core import render_yaml_context, retrieve
+from .embeddings import EmbeddingUnavailable
 
 if TYPE_CHECKING:
     from .core import Candidate, Device, Group, RetrievalResult
@@ -26,15 +28,29 @@ async def async_retrieve(
 ) -> dict[str, Any]:
     """Return the service response for an utterance (CONTRACT §4); ``offline`` skips the LLM parser."""
     home = data.index.current
-    llm, llm_meta = None, {}
+    llm, meta = None, {}
     if data.parser is not None and not offline:
-        llm, llm_meta = await data.parser.async_parse(home.index.system_prompt, text)
+        llm, meta = await data.parser.async_parse(home.index.system_prompt, text)
     state = data.conversations.get(conversation_id)
-    results = retrieve(
-        text, home.devices, llm, state, top_k=top_k or data.settings.top_k, vector_searcher=home.index
-    )
+    run = partial(retrieve, text, home.devices, llm, state, top_k or data.settings.top_k)
+    remote = data.embeddings
+    if remote is None:
+        results = run(home.index)
+    elif home.remote_index is None or not remote.available():
+        if home.remote_index is None and remote.available():
+            data.index.async_schedule_rebuild()  # the endpoint may answer again: embed the commands
+        results = run(home.index)
+        meta |= {"embedding": "local", "embedding_fallback": "unavailable"}
+    else:
+        try:
+            # The query vectors come from the endpoint: wait for them in a worker thread.
+            results = await data.index.hass.async_add_executor_job(run, home.remote_index)
+            meta |= {"embedding": remote.model}
+        except EmbeddingUnavailable:
+            results = run(home.index)
+            meta |= {"embedding": "local", "embedding_fallback": "query_failed"}
     for result in results:
-        result.meta.update(llm_meta)
+        result.meta.update(meta)
     return {
         "results": [_result_json(result, home) for result in results],
         "yaml": render_yaml_context(results, list(home.devices)),

@@ -1,7 +1,7 @@
 """The retrieval engine: pure Python (numpy, PyYAML), no Home Assistant import (CONTRACT §2)."""
 
 from .embedding import Embedder, LocalNgramEmbedder, default_embedder
-from .home_index import HomeIndex
+from .home_index import HomeIndex, with_embedder
 from .injection import render_yaml_context
 from .models import (
     Candidate,
@@ -43,4 +43,5 @@ __all__ = [
     "load_spec",
     "render_yaml_context",
     "retrieve",
+    "with_embedder",
 ]

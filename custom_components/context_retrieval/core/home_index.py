@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -54,6 +54,19 @@ class HomeIndex:
         if len(devices) != len(self.device_ids):
             return False
         return all(device.id == known for device, known in zip(devices, self.device_ids, strict=True))
+
+
+def with_embedder(index: HomeIndex, embedder: Embedder, query_embedder: Embedder | None = None) -> HomeIndex:
+    """Return the index with its command documents embedded by ``embedder`` (the rest is shared).
+
+    Queries are embedded by ``query_embedder`` (by default the same one), which must give
+    vectors of the same space. An integration that embeds through a remote endpoint keeps
+    the local index too, and retrieves with this one while the endpoint answers.
+    """
+    vectors = CommandVectorIndex.build(
+        index.devices, index.commands, embedder, build_command_document, build_fallback_document
+    )
+    return replace(index, vectors=replace(vectors, embedder=query_embedder or embedder))
 
 
 def build_home_index(
