@@ -152,6 +152,28 @@ async def test_query_vectors_of_another_dimension_fall_back(loaded_entry, home, 
     assert "query vectors of 3 dimensions, documents of 256" in caplog.text
 
 
+async def test_document_vectors_of_a_new_dimension_replace_the_cache(loaded_entry, home, server):
+    def wider(request: dict[str, Any]) -> dict[str, Any]:
+        answer = ngram_answer(request)
+        for item in answer["data"]:
+            item["embedding"] = [*item["embedding"], 0.0]
+        return answer
+
+    server.replies = [Reply(json=wider)]  # the model behind the URL changed: 257 dimensions
+    owner = MockConfigEntry(domain="test")
+    owner.add_to_hass(home)
+    fan = {"percentage": 30, "supported_features": 1 | 16 | 32}
+    add_entity(home, HomeEntity("fan.bedroom", "卧室风扇", "on", fan, area="卧室"), owner)
+    await settle(home)
+    cache = loaded_entry.runtime_data.embeddings.cache
+    assert cache.dimensions == 257
+    assert all(vector.shape == (257,) for vector in cache.vectors.values())
+    assert loaded_entry.runtime_data.index.current.remote_index.vectors.doc_matrix.shape[1] == 257
+    response = await call_retrieve(home, "打开卧室风扇")
+    assert response["results"][0]["candidates"][0]["entity_id"] == "fan.bedroom"
+    assert response["results"][0]["meta"]["embedding"] == MODEL
+
+
 async def test_an_endpoint_down_at_start_is_tried_again_later(home, config_entry, server):
     server.replies = [Reply(status=500, json={})]
     assert await home.config_entries.async_setup(config_entry.entry_id)

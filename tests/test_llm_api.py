@@ -211,3 +211,17 @@ async def test_a_failing_tool_platform_is_skipped_as_assist_skips_it(
     assert "light.kitchen" in ollama.system_prompt()
     assert "intent__HassTurnOn" not in ollama.tool_names()
     assert "Error getting tools from the LLM platform of intent" in caplog.text
+
+
+@pytest.mark.parametrize(
+    "entry_options",
+    [{"embedding_backend": "openai", "embedding_base_url": "http://127.0.0.1:9/v1", "embedding_model": "m"}],
+)
+async def test_with_the_embedding_endpoint_down_the_agent_still_gets_its_devices(agent, home, ollama):
+    turn_on = async_mock_service(home, "light", "turn_on")
+    ollama.scripts["打开厨房灯"] = ModelTurn([ToolCall("intent__HassTurnOn", {"name": "厨房灯"})])
+    await converse(home, "打开厨房灯")
+    prompt = ollama.system_prompt(0)
+    assert "light.kitchen" in prompt
+    assert "车库门" not in prompt
+    assert targets(turn_on) == ["light.kitchen"]

@@ -174,8 +174,12 @@ class RemoteEmbeddings:
             rows = _unit_rows(await self._async_call(self.documents.async_embed(missing)))
             self.cache.put(missing, rows)
         vectors = [self.cache.get(text) for text in texts]
-        if any(vector is None for vector in vectors):  # the bound is smaller than one home
-            return _unit_rows(await self._async_call(self.documents.async_embed(list(texts))))
+        if any(vector is None for vector in vectors):
+            # The new vectors have another dimension (the cache started again) or the bound is
+            # smaller than the home: embed every text, so all rows share one space.
+            rows = _unit_rows(await self._async_call(self.documents.async_embed(list(texts))))
+            self.cache.put(texts, rows)
+            return rows
         return np.vstack(vectors) if vectors else np.zeros((0, self.cache.dimensions or 1), np.float32)
 
     async def async_query_rows(self, texts: Sequence[str]) -> np.ndarray:
