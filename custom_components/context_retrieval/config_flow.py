@@ -24,13 +24,13 @@ from homeassistant.helpers.selector import (
     TextSelectorType,
 )
 
-from .clients.openai_chat import OpenAICompatibleChat
-from .clients.openai_compatible import (
+from .clients.json_http import (
     EndpointAuthError,
     EndpointConnectionError,
     EndpointRateLimitError,
     EndpointResponseError,
 )
+from .clients.openai_chat import OpenAICompatibleChat
 from .clients.openai_embeddings import OpenAICompatibleEmbeddings
 from .const import (
     CONF_EMBEDDING_API_KEY,

@@ -7,6 +7,13 @@ import time
 import aiohttp
 import pytest
 
+from custom_components.context_retrieval.clients.json_http import (
+    EndpointAuthError,
+    EndpointConnectionError,
+    EndpointRateLimitError,
+    EndpointResponseError,
+    parse_retry_after,
+)
 from custom_components.context_retrieval.clients.openai_chat import (
     MAX_OUTPUT_TOKENS,
     ChatAuthError,
@@ -16,13 +23,6 @@ from custom_components.context_retrieval.clients.openai_chat import (
     ChatResponseError,
     OpenAICompatibleChat,
     PrefetchedAnswer,
-)
-from custom_components.context_retrieval.clients.openai_compatible import (
-    EndpointAuthError,
-    EndpointConnectionError,
-    EndpointRateLimitError,
-    EndpointResponseError,
-    parse_retry_after,
 )
 from custom_components.context_retrieval.const import LLM_MAX_ATTEMPTS, LLM_TIMEOUT, MAX_RETRY_AFTER
 

@@ -7,7 +7,7 @@ import time
 import aiohttp
 import pytest
 
-from custom_components.context_retrieval.clients.openai_compatible import (
+from custom_components.context_retrieval.clients.json_http import (
     EndpointAuthError,
     EndpointConnectionError,
     EndpointRateLimitError,

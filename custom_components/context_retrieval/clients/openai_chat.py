@@ -5,15 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, Final
 
-from .openai_compatible import (
+from .json_http import (
     EndpointAuthError,
     EndpointConnectionError,
     EndpointError,
     EndpointRateLimitError,
     EndpointResponseError,
     ErrorClasses,
-    OpenAICompatibleClient,
 )
+from .openai_compatible import OpenAICompatibleClient
 
 MAX_OUTPUT_TOKENS: Final = 512
 """The wire format is compact; a parse never needs more."""

@@ -1,81 +1,22 @@
-"""What the OpenAI-compatible clients share: their errors and one retried JSON POST.
+"""The base of the OpenAI-compatible clients: ``POST {base_url}/<path>`` with a bearer key.
 
 The chat and the embeddings clients talk to the same kind of server (DashScope compatible
-mode, OpenAI, Ollama, vLLM, llama.cpp server): ``POST {base_url}/<path>`` with a JSON body
-and ``Authorization: Bearer <key>`` when a key is set. Each client raises its own error
-classes (``ChatAuthError``, ``EmbeddingAuthError``, ...), which also derive from the shared
-ones here, so the config flow handles both with one set of ``except`` clauses.
+mode, OpenAI, Ollama, vLLM, llama.cpp server); the request itself is ``http``'s.
 """
 
 from __future__ import annotations
 
-import asyncio
-import math
 from dataclasses import dataclass
-from http import HTTPStatus
-from typing import TYPE_CHECKING, Any, ClassVar, Final, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar
 
-import aiohttp
+from custom_components.context_retrieval.const import LLM_MAX_ATTEMPTS, LLM_TIMEOUT
 
-from custom_components.context_retrieval.const import LLM_MAX_ATTEMPTS, LLM_TIMEOUT, MAX_RETRY_AFTER
+from .json_http import RETRY_DELAY, ErrorClasses, RetryPolicy, async_request_json
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-RETRY_DELAY: Final = 0.5
-"""Seconds before retrying a 5xx, a dropped connection or a 429 without ``Retry-After``."""
-MAX_ERROR_TEXT: Final = 200
-"""Characters of an error body quoted in the exception message."""
-
-
-class EndpointError(Exception):
-    """An OpenAI-compatible endpoint gave no usable answer."""
-
-    def __init__(self, message: str, *, retry_after: float | None = None) -> None:
-        """Store the message and, for transient failures, when the request may be retried."""
-        super().__init__(message)
-        self.retry_after = retry_after
-        """Seconds after which the same request may succeed; None when retrying cannot help."""
-
-
-class EndpointAuthError(EndpointError):
-    """The endpoint rejected the API key (401 or 403)."""
-
-
-class EndpointConnectionError(EndpointError):
-    """The endpoint could not be reached, dropped the connection, timed out or failed (5xx)."""
-
-
-class EndpointRateLimitError(EndpointError):
-    """The endpoint answered 429 for longer than the request may wait."""
-
-
-class EndpointResponseError(EndpointError):
-    """The endpoint answered, but not as the protocol says (another 4xx, malformed JSON, wrong shape)."""
-
-
-class ErrorClasses(NamedTuple):
-    """The error classes one client raises, one per kind of failure."""
-
-    auth: type[EndpointAuthError]
-    connection: type[EndpointConnectionError]
-    rate_limit: type[EndpointRateLimitError]
-    response: type[EndpointResponseError]
-
-
-def parse_retry_after(value: str | None) -> float | None:
-    """Return the seconds a ``Retry-After`` header asks for, None when absent or not a number.
-
-    Only the delta-seconds form is read: OpenAI-compatible servers send it, and an HTTP date
-    would need a clock shared with the server.
-    """
-    if value is None:
-        return None
-    try:
-        seconds = float(value)
-    except ValueError:
-        return None
-    return None if math.isnan(seconds) else max(seconds, 0.0)
+    import aiohttp
 
 
 @dataclass(slots=True)
@@ -98,62 +39,13 @@ class OpenAICompatibleClient:
     retry_delay: float = RETRY_DELAY
 
     async def _async_post_json(self, path: str, payload: Mapping[str, Any]) -> Any:
-        """POST ``payload`` to ``{base_url}/{path}`` and return the decoded JSON answer.
-
-        429, 5xx and dropped connections are retried up to ``max_attempts`` requests, all
-        within one ``timeout``. A wait that would pass ``MAX_RETRY_AFTER`` or the time left
-        fails at once with the error that asked for it.
-        """
-        url = f"{self.base_url.rstrip('/')}/{path}"
-        headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
-        loop = asyncio.get_running_loop()
-        try:
-            async with asyncio.timeout(self.timeout) as budget:
-                attempt = 1
-                while True:
-                    try:
-                        return await self._async_post_once(url, payload, headers)
-                    except EndpointError as err:
-                        delay = err.retry_after
-                        deadline = budget.when()
-                        if (
-                            delay is None
-                            or attempt >= self.max_attempts
-                            or delay > MAX_RETRY_AFTER
-                            or (deadline is not None and loop.time() + delay >= deadline)
-                        ):
-                            raise
-                    await asyncio.sleep(delay)
-                    attempt += 1
-        except TimeoutError as err:
-            raise self.errors.connection(f"{url} did not answer within {self.timeout:g} s") from err
-
-    async def _async_post_once(self, url: str, payload: Mapping[str, Any], headers: Mapping[str, str]) -> Any:
-        """Send one request; raise this client's error, with ``retry_after`` when a retry may help."""
-        try:
-            async with self.session.post(url, json=payload, headers=headers) as response:
-                if response.status == HTTPStatus.OK:
-                    try:
-                        return await response.json(content_type=None)
-                    except ValueError as err:
-                        raise self.errors.response(f"{url} did not answer JSON") from err
-                text = await response.text(errors="replace")
-                detail = f"{url} answered {response.status}: {text[:MAX_ERROR_TEXT]}"
-                if response.status == HTTPStatus.TOO_MANY_REQUESTS:
-                    retry_after = parse_retry_after(response.headers.get("Retry-After"))
-                    raise self.errors.rate_limit(
-                        detail, retry_after=self.retry_delay if retry_after is None else retry_after
-                    )
-                if response.status in (HTTPStatus.UNAUTHORIZED, HTTPStatus.FORBIDDEN):
-                    raise self.errors.auth(detail)
-                if response.status >= HTTPStatus.INTERNAL_SERVER_ERROR:
-                    raise self.errors.connection(detail, retry_after=self.retry_delay)
-                raise self.errors.response(detail)
-        except aiohttp.ClientConnectorError as err:
-            raise self.errors.connection(f"{url} could not be reached: {err}") from err
-        except (aiohttp.ClientConnectionError, aiohttp.ClientPayloadError) as err:
-            raise self.errors.connection(
-                f"{url} dropped the connection: {err}", retry_after=self.retry_delay
-            ) from err
-        except aiohttp.ClientError as err:
-            raise self.errors.connection(f"{url} could not be asked: {err}") from err
+        """POST ``payload`` to ``{base_url}/{path}`` and return the decoded JSON answer."""
+        return await async_request_json(
+            self.session,
+            self.errors,
+            "POST",
+            f"{self.base_url.rstrip('/')}/{path}",
+            payload=payload,
+            headers={"Authorization": f"Bearer {self.api_key}"} if self.api_key else {},
+            policy=RetryPolicy(self.timeout, self.max_attempts, self.retry_delay),
+        )

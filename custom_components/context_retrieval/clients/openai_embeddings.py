@@ -5,15 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
-from .openai_compatible import (
+from .json_http import (
     EndpointAuthError,
     EndpointConnectionError,
     EndpointError,
     EndpointRateLimitError,
     EndpointResponseError,
     ErrorClasses,
-    OpenAICompatibleClient,
 )
+from .openai_compatible import OpenAICompatibleClient
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
