@@ -17,6 +17,8 @@ CONF_EMBEDDING_BASE_URL: Final = "embedding_base_url"
 CONF_EMBEDDING_API_KEY: Final = "embedding_api_key"
 CONF_EMBEDDING_MODEL: Final = "embedding_model"
 CONF_TOP_K: Final = "top_k"
+CONF_SMARTTHINGS_TOKEN: Final = "smartthings_token"  # noqa: S105 - a config key, not a secret
+CONF_SMARTTHINGS_LOCATION_ID: Final = "smartthings_location_id"
 
 EMBEDDING_BACKEND_LOCAL: Final = "local"
 EMBEDDING_BACKEND_OPENAI: Final = "openai"
@@ -61,6 +63,10 @@ EMBEDDING_OUTAGE_PAUSE: Final = 30.0
 MAX_CACHED_EMBEDDINGS: Final = 20_000
 """Command texts whose vectors are kept in storage (a 1,000-entity home has a few hundred)."""
 EMBEDDING_CACHE_SAVE_DELAY: Final = 10.0
+
+# The SmartThings direct connection.
+SMARTTHINGS_REFRESH_INTERVAL: Final = 600.0
+"""Seconds between two reads of the SmartThings account (devices and rooms)."""
 
 # The index.
 REBUILD_COOLDOWN: Final = 1.0

@@ -15,6 +15,8 @@ from .const import (
     CONF_LLM_API_KEY,
     CONF_LLM_BASE_URL,
     CONF_LLM_MODEL,
+    CONF_SMARTTHINGS_LOCATION_ID,
+    CONF_SMARTTHINGS_TOKEN,
     CONF_TOP_K,
     DEFAULT_EMBEDDING_BACKEND,
     DEFAULT_TOP_K,
@@ -27,6 +29,7 @@ if TYPE_CHECKING:
     from .embeddings import RemoteEmbeddings
     from .index import HomeIndexManager
     from .parser import LLMParser
+    from .smartthings_source import SmartThingsSource
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +44,8 @@ class Settings:
     embedding_base_url: str | None = None
     embedding_api_key: str | None = None
     embedding_model: str | None = None
+    smartthings_token: str | None = None
+    smartthings_location_id: str | None = None
 
     @classmethod
     def from_entry(cls, entry: ConfigEntry) -> Settings:
@@ -55,6 +60,8 @@ class Settings:
             embedding_base_url=merged.get(CONF_EMBEDDING_BASE_URL) or None,
             embedding_api_key=merged.get(CONF_EMBEDDING_API_KEY) or None,
             embedding_model=merged.get(CONF_EMBEDDING_MODEL) or None,
+            smartthings_token=merged.get(CONF_SMARTTHINGS_TOKEN) or None,
+            smartthings_location_id=merged.get(CONF_SMARTTHINGS_LOCATION_ID) or None,
         )
 
 
@@ -69,6 +76,8 @@ class ContextRetrievalData:
     conversations: ConversationStates
     embeddings: RemoteEmbeddings | None = None
     """The openai embedding backend, None with the local embedder."""
+    smartthings: SmartThingsSource | None = None
+    """The SmartThings direct connection, None when not configured."""
 
 
 type ContextRetrievalConfigEntry = ConfigEntry[ContextRetrievalData]

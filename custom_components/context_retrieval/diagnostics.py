@@ -7,14 +7,14 @@ from typing import TYPE_CHECKING, Any
 from homeassistant.components.diagnostics import async_redact_data
 from homeassistant.config_entries import ConfigEntryState
 
-from .const import CONF_EMBEDDING_API_KEY, CONF_LLM_API_KEY
+from .const import CONF_EMBEDDING_API_KEY, CONF_LLM_API_KEY, CONF_SMARTTHINGS_TOKEN
 
 if TYPE_CHECKING:
     from homeassistant.core import HomeAssistant
 
     from .data import ContextRetrievalConfigEntry
 
-TO_REDACT = {CONF_LLM_API_KEY, CONF_EMBEDDING_API_KEY}
+TO_REDACT = {CONF_LLM_API_KEY, CONF_EMBEDDING_API_KEY, CONF_SMARTTHINGS_TOKEN}
 
 
 async def async_get_config_entry_diagnostics(
@@ -36,4 +36,5 @@ async def async_get_config_entry_diagnostics(
             "failing": data.parser.failing if data.parser else False,
         },
         "conversations": len(data.conversations),
+        "smartthings": data.smartthings.diagnostics() if data.smartthings else None,
     }

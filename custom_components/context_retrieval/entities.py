@@ -96,10 +96,12 @@ class HomeSnapshot:
 
     entities: tuple[ExposedEntity, ...]
     rooms: tuple[Room, ...]
+    other_devices: tuple[Device, ...] = ()
+    """Devices from outside Home Assistant (the SmartThings direct connection)."""
 
     def devices(self) -> list[Device]:
         """Return the engine's devices of the snapshot."""
-        return [entity.to_device() for entity in self.entities]
+        return [*(entity.to_device() for entity in self.entities), *self.other_devices]
 
 
 @callback

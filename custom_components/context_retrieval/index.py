@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from time import perf_counter
 from typing import TYPE_CHECKING, Any
 
@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from datetime import datetime
 
     from .core import Room
+    from .smartthings_source import SmartThingsSource
 
 IGNORED_ENTITY_CHANGES = frozenset({"options"})
 """Entity registry changes that never change the index (async_should_expose itself writes options)."""
@@ -146,9 +147,20 @@ def _device_change_matters(event_data: dr.EventDeviceRegistryUpdatedData) -> boo
     return bool(DEVICE_CHANGES & set(event_data["changes"]))
 
 
-async def _async_build(hass: HomeAssistant, remote: RemoteEmbeddings | None) -> BuiltHome:
-    """Snapshot the home on the loop, then build its index in the executor."""
-    built = await hass.async_add_executor_job(build_home, async_snapshot_home(hass), remote)
+async def _async_build(
+    hass: HomeAssistant, remote: RemoteEmbeddings | None, smartthings: SmartThingsSource | None
+) -> BuiltHome:
+    """Snapshot the home on the loop (and the SmartThings devices it lacks); build it in the executor."""
+    snapshot = async_snapshot_home(hass)
+    if smartthings is not None:
+        devices, rooms = smartthings.devices_for(hass)
+        known = {room.name for room in snapshot.rooms}
+        snapshot = replace(
+            snapshot,
+            other_devices=devices,
+            rooms=(*snapshot.rooms, *(room for room in rooms if room.name not in known)),
+        )
+    built = await hass.async_add_executor_job(build_home, snapshot, remote)
     LOGGER.debug(
         "Indexed %d exposed entities in %d areas in %.3f s",
         len(built.devices),
@@ -165,11 +177,18 @@ class HomeIndexManager:
     request that arrives during a rebuild uses the previous index.
     """
 
-    def __init__(self, hass: HomeAssistant, remote: RemoteEmbeddings | None = None) -> None:
+    def __init__(
+        self,
+        hass: HomeAssistant,
+        remote: RemoteEmbeddings | None = None,
+        smartthings: SmartThingsSource | None = None,
+    ) -> None:
         """Prepare a manager; ``async_create`` builds the home the first time."""
         self.hass = hass
         self.remote = remote
         """The embedding endpoint, when the openai backend is configured."""
+        self.smartthings = smartthings
+        """The SmartThings direct connection, when configured."""
         self._current: BuiltHome | None = None
         self.rebuilds = 0
         """Builds after the first."""
@@ -189,14 +208,17 @@ class HomeIndexManager:
 
     @classmethod
     async def async_create(
-        cls, hass: HomeAssistant, remote: RemoteEmbeddings | None = None
+        cls,
+        hass: HomeAssistant,
+        remote: RemoteEmbeddings | None = None,
+        smartthings: SmartThingsSource | None = None,
     ) -> HomeIndexManager:
         """Return a manager holding a first build of the home and following its changes.
 
         It listens before the first build, so a change made while that build runs is
         built again right after it.
         """
-        manager = cls(hass, remote)
+        manager = cls(hass, remote, smartthings)
         manager.async_listen()
         try:
             await manager.async_rebuild()
@@ -210,7 +232,7 @@ class HomeIndexManager:
         first = self._current is None
         self._building, self._changed_while_building = True, False
         try:
-            self._current = await _async_build(self.hass, self.remote)
+            self._current = await _async_build(self.hass, self.remote, self.smartthings)
         finally:
             self._building = False
         self.rebuilds += not first

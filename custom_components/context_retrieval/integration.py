@@ -2,20 +2,25 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
 
 from homeassistant.helpers import config_validation as cv
 from homeassistant.helpers import llm
 from homeassistant.helpers.aiohttp_client import async_get_clientsession
+from homeassistant.helpers.event import async_track_time_interval
 
+from .clients import smartthings as smartthings_client
 from .clients.openai_chat import OpenAICompatibleChat
 from .clients.openai_embeddings import OpenAICompatibleEmbeddings
+from .clients.smartthings import SmartThingsClient
 from .const import (
     DOMAIN,
     EMBEDDING_BACKEND_OPENAI,
     EMBEDDING_DOCUMENT_ATTEMPTS,
     EMBEDDING_QUERY_TIMEOUT,
     EMBEDDING_REQUEST_TIMEOUT,
+    SMARTTHINGS_REFRESH_INTERVAL,
 )
 from .conversation_states import ConversationStates
 from .data import ContextRetrievalConfigEntry, ContextRetrievalData, Settings
@@ -25,6 +30,7 @@ from .llm_api import API_ID, API_NAME, ContextRetrievalAPI
 from .parser import LLMParser
 from .repairs import async_check_agents
 from .services import async_setup_services
+from .smartthings_source import SmartThingsSource
 from .websocket_api import async_setup_websocket_api
 
 if TYPE_CHECKING:
@@ -54,9 +60,14 @@ async def async_setup_entry(hass: HomeAssistant, entry: ContextRetrievalConfigEn
         )
         parser = LLMParser(client)
     embeddings = await _async_remote_embeddings(hass, settings)
-    index = await HomeIndexManager.async_create(hass, embeddings)
+    smartthings = _smartthings_source(hass, settings)
+    index = await HomeIndexManager.async_create(hass, embeddings, smartthings)
     entry.async_on_unload(index.async_stop)
-    entry.runtime_data = ContextRetrievalData(settings, index, parser, ConversationStates(), embeddings)
+    entry.runtime_data = ContextRetrievalData(
+        settings, index, parser, ConversationStates(), embeddings, smartthings
+    )
+    if smartthings is not None:
+        _async_follow_smartthings(hass, entry, smartthings, index)
     api = ContextRetrievalAPI(hass=hass, id=API_ID, name=API_NAME, entry=entry)
     entry.async_on_unload(llm.async_register_api(hass, api))
     async_check_agents(hass, API_ID)
@@ -89,6 +100,34 @@ async def _async_remote_embeddings(hass: HomeAssistant, settings: Settings) -> R
             session, url, key, model, timeout=EMBEDDING_QUERY_TIMEOUT, max_attempts=1
         ),
         cache=cache,
+    )
+
+
+def _smartthings_source(hass: HomeAssistant, settings: Settings) -> SmartThingsSource | None:
+    """Return the SmartThings direct connection, when a token and a location are configured."""
+    if not (settings.smartthings_token and settings.smartthings_location_id):
+        return None
+    client = SmartThingsClient(
+        async_get_clientsession(hass), settings.smartthings_token, smartthings_client.API_ROOT
+    )
+    return SmartThingsSource(client, settings.smartthings_location_id)
+
+
+def _async_follow_smartthings(
+    hass: HomeAssistant,
+    entry: ContextRetrievalConfigEntry,
+    source: SmartThingsSource,
+    index: HomeIndexManager,
+) -> None:
+    """Read the account now (in the background) and on a timer; rebuild the index when it changed."""
+
+    async def async_refresh(*_: Any) -> None:
+        if await source.async_refresh():
+            index.async_schedule_rebuild()
+
+    entry.async_create_background_task(hass, async_refresh(), f"{DOMAIN} SmartThings refresh")
+    entry.async_on_unload(
+        async_track_time_interval(hass, async_refresh, timedelta(seconds=SMARTTHINGS_REFRESH_INTERVAL))
     )
 
 

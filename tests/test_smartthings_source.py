@@ -1,0 +1,104 @@
+"""The SmartThings direct connection: the account's devices join the index, the last good list is kept."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers import device_registry as dr
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+
+from custom_components.context_retrieval.clients import smartthings as smartthings_client
+from custom_components.context_retrieval.diagnostics import async_get_config_entry_diagnostics
+
+from .clients.smartthings_server import LOCATION, TOKEN, Failure, FakeSmartThings
+from .conftest import call_retrieve, settle
+
+pytestmark = pytest.mark.usefixtures("socket_enabled")
+
+
+@pytest.fixture
+async def smartthings(monkeypatch: pytest.MonkeyPatch):
+    server = FakeSmartThings()
+    await server.start()
+    monkeypatch.setattr(smartthings_client, "API_ROOT", server.base_url)
+    yield server
+    await server.close()
+
+
+@pytest.fixture
+def entry_options(smartthings: FakeSmartThings) -> dict[str, Any]:
+    return {"smartthings_token": TOKEN, "smartthings_location_id": LOCATION}
+
+
+async def refreshed(hass: HomeAssistant) -> None:
+    """Let the background read of the account finish and the index rebuild."""
+    await hass.async_block_till_done(wait_background_tasks=True)
+    await settle(hass)
+
+
+def indexed(entry: MockConfigEntry) -> dict[str, Any]:
+    return entry.runtime_data.index.current.by_id
+
+
+async def test_the_account_devices_join_the_index(loaded_entry, home: HomeAssistant, smartthings):
+    await refreshed(home)
+    devices = indexed(loaded_entry)
+    assert "device-light-010" in devices
+    assert devices["device-light-010"].room == "阳台"
+    assert devices["device-light-010"].category == "Light"
+    assert "light.living_main" in devices  # Home Assistant's entities stay
+    response = await call_retrieve(home, "把阳台的灯带打开")
+    assert response["results"][0]["candidates"][0]["entity_id"] == "device-light-010"
+
+
+async def test_a_device_home_assistant_has_already_is_not_listed_twice(
+    home: HomeAssistant, config_entry, smartthings
+):
+    owner = MockConfigEntry(domain="smartthings")
+    owner.add_to_hass(home)
+    dr.async_get(home).async_get_or_create(
+        config_entry_id=owner.entry_id, identifiers={("smartthings", "device-light-010")}, name="灯带"
+    )
+    assert await home.config_entries.async_setup(config_entry.entry_id)
+    await refreshed(home)
+    devices = indexed(config_entry)
+    assert "device-light-010" not in devices
+    assert "device-light-009" in devices
+
+
+async def test_a_failed_refresh_keeps_the_last_good_list(
+    loaded_entry, home: HomeAssistant, smartthings, caplog
+):
+    await refreshed(home)
+    source = loaded_entry.runtime_data.smartthings
+    smartthings.failures = [Failure(500)] * 10
+    assert await source.async_refresh() is False
+    assert "device-light-010" in indexed(loaded_entry)
+    diagnostics = await async_get_config_entry_diagnostics(home, loaded_entry)
+    assert diagnostics["smartthings"]["devices"] == 30
+    assert "SmartThingsConnectionError" in diagnostics["smartthings"]["last_error"]
+    assert "SmartThings could not be read" in caplog.text
+    smartthings.failures = []
+    assert await source.async_refresh() is False  # the same devices again: nothing to rebuild
+    assert source.last_error is None
+
+
+async def test_an_expired_token_is_reported(home: HomeAssistant, config_entry, smartthings, entry_options):
+    home.config_entries.async_update_entry(
+        config_entry, options={**entry_options, "smartthings_token": "old"}
+    )
+    assert await home.config_entries.async_setup(config_entry.entry_id)
+    await refreshed(home)
+    source = config_entry.runtime_data.smartthings
+    assert source.auth_failed is True
+    assert "device-light-010" not in indexed(config_entry)
+    response = await call_retrieve(home, "打开厨房灯")  # Home Assistant's entities still answer
+    assert response["results"][0]["candidates"][0]["entity_id"] == "light.kitchen"
+
+
+async def test_diagnostics_redact_the_token(loaded_entry, home: HomeAssistant, smartthings):
+    diagnostics = await async_get_config_entry_diagnostics(home, loaded_entry)
+    assert diagnostics["options"]["smartthings_token"] == "**REDACTED**"  # noqa: S105
+    assert diagnostics["smartthings"]["location_id"] == LOCATION
