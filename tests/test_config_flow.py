@@ -31,6 +31,8 @@ from custom_components.context_retrieval.const import (
     CONF_LLM_API_KEY,
     CONF_LLM_BASE_URL,
     CONF_LLM_MODEL,
+    CONF_SMARTTHINGS_LOCATION_ID,
+    CONF_SMARTTHINGS_TOKEN,
     CONF_TOP_K,
     DEFAULT_TOP_K,
     DOMAIN,
@@ -325,7 +327,7 @@ def entry(hass: HomeAssistant) -> MockConfigEntry:
         domain=DOMAIN,
         title="Context Retrieval",
         data={},
-        options={**CURRENT_OPTIONS, "smartthings_location_id": "loc-1"},
+        options={**CURRENT_OPTIONS, "future_setting": "kept"},
     )
     config_entry.add_to_hass(hass)
     return config_entry
@@ -343,7 +345,7 @@ async def test_options_are_prefilled_and_saved(
         result["flow_id"], {**CURRENT_OPTIONS, CONF_TOP_K: 12}
     )
     assert result["type"] is FlowResultType.CREATE_ENTRY
-    assert entry.options == {**CURRENT_OPTIONS, CONF_TOP_K: 12, "smartthings_location_id": "loc-1"}
+    assert entry.options == {**CURRENT_OPTIONS, CONF_TOP_K: 12, "future_setting": "kept"}
     assert aioclient_mock.call_count == 0  # unchanged endpoints are not asked again
 
 
@@ -378,7 +380,7 @@ async def test_options_can_go_offline_and_local(
     assert entry.options == {
         CONF_EMBEDDING_BACKEND: "local",
         CONF_TOP_K: 7,
-        "smartthings_location_id": "loc-1",
+        "future_setting": "kept",
     }
     assert aioclient_mock.call_count == 0
 
@@ -405,7 +407,9 @@ async def test_reconfigure_changes_the_endpoints_and_reloads(
     assert result["type"] is FlowResultType.FORM
     assert result["step_id"] == "reconfigure"
     endpoint_keys = {str(key) for key in ENDPOINTS_SCHEMA.schema}
-    assert suggested_values(result) == {key: CURRENT_OPTIONS[key] for key in endpoint_keys}
+    assert suggested_values(result) == {
+        key: CURRENT_OPTIONS[key] for key in endpoint_keys & set(CURRENT_OPTIONS)
+    }
 
     new_llm = {CONF_LLM_BASE_URL: LLM_URL, CONF_LLM_MODEL: "qwen-plus"}
     result = await hass.config_entries.flow.async_configure(result["flow_id"], {**new_llm, **EMBEDDING_INPUT})
@@ -416,7 +420,7 @@ async def test_reconfigure_changes_the_endpoints_and_reloads(
         **new_llm,
         **EMBEDDING_INPUT,
         CONF_TOP_K: 7,
-        "smartthings_location_id": "loc-1",
+        "future_setting": "kept",
     }
     # Both changed (the keys were cleared), so both were checked, without a key.
     for url in (CHAT_URL, EMBEDDINGS_URL):
@@ -451,8 +455,64 @@ async def test_reconfigure_errors_keep_the_input_and_recover(
         **user_input,
         CONF_EMBEDDING_API_KEY: "sk-right",
         CONF_TOP_K: 7,
-        "smartthings_location_id": "loc-1",
+        "future_setting": "kept",
     }
+
+
+# SmartThings
+
+
+ROOMS_URL = "https://api.smartthings.com/v1/locations/loc-1/rooms"
+DEVICES_URL = "https://api.smartthings.com/v1/devices?locationId=loc-1"
+SMARTTHINGS_INPUT = {CONF_SMARTTHINGS_TOKEN: "pat", CONF_SMARTTHINGS_LOCATION_ID: "loc-1"}
+
+
+async def test_smartthings_is_checked_by_reading_the_location(
+    hass: HomeAssistant, entry: MockConfigEntry, aioclient_mock: AiohttpClientMocker
+):
+    aioclient_mock.get(ROOMS_URL, json={"items": [{"roomId": "r1", "name": "客厅"}]})
+    aioclient_mock.get(DEVICES_URL, json={"items": []})  # read by the reloaded entry
+    result = await hass.config_entries.options.async_init(entry.entry_id)
+    result = await hass.config_entries.options.async_configure(
+        result["flow_id"], {**CURRENT_OPTIONS, **SMARTTHINGS_INPUT}
+    )
+    assert result["type"] is FlowResultType.CREATE_ENTRY
+    assert entry.options[CONF_SMARTTHINGS_LOCATION_ID] == "loc-1"
+    await hass.async_block_till_done(wait_background_tasks=True)
+    [(_, headers), *_] = requests_to(aioclient_mock, ROOMS_URL)
+    assert headers["Authorization"] == "Bearer pat"
+
+
+@pytest.mark.parametrize(
+    ("answer", "errors"),
+    [
+        ({"status": 401, "json": {}}, {CONF_SMARTTHINGS_TOKEN: "invalid_auth"}),
+        ({"status": 404, "json": {}}, {CONF_SMARTTHINGS_LOCATION_ID: "unknown_location"}),
+        ({"status": 500, "json": {}}, {"base": "cannot_connect"}),
+        ({"status": 429, "json": {}, "headers": {"Retry-After": "600"}}, {"base": "rate_limited"}),
+    ],
+)
+async def test_smartthings_errors_are_shown_on_their_field(
+    hass: HomeAssistant, entry: MockConfigEntry, aioclient_mock: AiohttpClientMocker, answer, errors
+):
+    aioclient_mock.get(ROOMS_URL, **answer)
+    result = await hass.config_entries.options.async_init(entry.entry_id)
+    user_input = {**CURRENT_OPTIONS, **SMARTTHINGS_INPUT}
+    result = await hass.config_entries.options.async_configure(result["flow_id"], user_input)
+    assert result["type"] is FlowResultType.FORM
+    assert result["errors"] == errors
+    assert suggested_values(result) == user_input
+
+
+async def test_a_smartthings_token_needs_a_location(
+    hass: HomeAssistant, entry: MockConfigEntry, aioclient_mock: AiohttpClientMocker
+):
+    result = await hass.config_entries.options.async_init(entry.entry_id)
+    result = await hass.config_entries.options.async_configure(
+        result["flow_id"], {**CURRENT_OPTIONS, CONF_SMARTTHINGS_TOKEN: "pat"}
+    )
+    assert result["errors"] == {CONF_SMARTTHINGS_LOCATION_ID: "location_required"}
+    assert aioclient_mock.call_count == 0
 
 
 # Translations

@@ -1,4 +1,4 @@
-"""Config flow: the parsing LLM, the embedding backend and top_k, checked before they are saved."""
+"""Config flow: the parsing LLM, the embedding backend, SmartThings and top_k, checked before saving."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ from homeassistant.helpers.selector import (
     TextSelectorType,
 )
 
+from .clients import smartthings as smartthings_client
 from .clients.json_http import (
     EndpointAuthError,
     EndpointConnectionError,
@@ -40,6 +41,8 @@ from .const import (
     CONF_LLM_API_KEY,
     CONF_LLM_BASE_URL,
     CONF_LLM_MODEL,
+    CONF_SMARTTHINGS_LOCATION_ID,
+    CONF_SMARTTHINGS_TOKEN,
     CONF_TOP_K,
     DEFAULT_EMBEDDING_BACKEND,
     DEFAULT_TOP_K,
@@ -66,7 +69,10 @@ class FlowError(StrEnum):
     INVALID_AUTH = "invalid_auth"
     INVALID_RESPONSE = "invalid_response"
     INVALID_URL = "invalid_url"
+    LOCATION_REQUIRED = "location_required"
     MODEL_REQUIRED = "model_required"
+    TOKEN_REQUIRED = "token_required"  # noqa: S105 - an error key
+    UNKNOWN_LOCATION = "unknown_location"
     RATE_LIMITED = "rate_limited"
     UNKNOWN = "unknown"
 
@@ -110,9 +116,12 @@ ENDPOINTS_SCHEMA: Final = vol.Schema(
         vol.Optional(CONF_EMBEDDING_BASE_URL): _URL,
         vol.Optional(CONF_EMBEDDING_API_KEY): _SECRET,
         vol.Optional(CONF_EMBEDDING_MODEL): _TEXT,
+        vol.Optional(CONF_SMARTTHINGS_TOKEN): _SECRET,
+        vol.Optional(CONF_SMARTTHINGS_LOCATION_ID): _TEXT,
     }
 )
 """The endpoint settings: the reconfigure step's form."""
+SMARTTHINGS_KEYS: Final = (CONF_SMARTTHINGS_TOKEN, CONF_SMARTTHINGS_LOCATION_ID)
 SETTINGS_SCHEMA: Final = ENDPOINTS_SCHEMA.extend(
     {
         vol.Required(CONF_TOP_K, default=DEFAULT_TOP_K): vol.All(
@@ -207,7 +216,47 @@ async def async_validate_settings(
             errors.update(endpoint_errors)
         elif any(settings.get(key) != current.get(key) for key in endpoint.keys):
             errors.update(await async_check_endpoint(hass, endpoint, settings))
+    if any(key in settings for key in SMARTTHINGS_KEYS):
+        if smartthings_errors := smartthings_field_errors(settings):
+            errors.update(smartthings_errors)
+        elif any(settings.get(key) != current.get(key) for key in SMARTTHINGS_KEYS):
+            errors.update(await async_check_smartthings(hass, settings))
     return settings, errors
+
+
+def smartthings_field_errors(settings: Mapping[str, Any]) -> dict[str, str]:
+    """Return the errors of the SmartThings fields: a token and a location go together."""
+    errors: dict[str, str] = {}
+    if CONF_SMARTTHINGS_TOKEN not in settings:
+        errors[CONF_SMARTTHINGS_TOKEN] = FlowError.TOKEN_REQUIRED
+    if CONF_SMARTTHINGS_LOCATION_ID not in settings:
+        errors[CONF_SMARTTHINGS_LOCATION_ID] = FlowError.LOCATION_REQUIRED
+    return errors
+
+
+async def async_check_smartthings(hass: HomeAssistant, settings: Mapping[str, Any]) -> dict[str, str]:
+    """Read the location's rooms with the token; return the errors to show, empty when it answered."""
+    client = smartthings_client.SmartThingsClient(
+        async_get_clientsession(hass), settings[CONF_SMARTTHINGS_TOKEN], smartthings_client.API_ROOT
+    )
+    try:
+        await client.async_rooms(settings[CONF_SMARTTHINGS_LOCATION_ID])
+    except EndpointAuthError as err:
+        _LOGGER.warning("Checking SmartThings failed: %s", err)
+        return {CONF_SMARTTHINGS_TOKEN: FlowError.INVALID_AUTH}
+    except EndpointRateLimitError as err:
+        _LOGGER.warning("Checking SmartThings failed: %s", err)
+        return {"base": FlowError.RATE_LIMITED}
+    except EndpointConnectionError as err:
+        _LOGGER.warning("Checking SmartThings failed: %s", err)
+        return {"base": FlowError.CANNOT_CONNECT}
+    except EndpointResponseError as err:
+        _LOGGER.warning("Checking SmartThings failed: %s", err)
+        return {CONF_SMARTTHINGS_LOCATION_ID: FlowError.UNKNOWN_LOCATION}
+    except Exception:  # the flow's one guard: show "unknown" and log, never a broken form
+        _LOGGER.exception("Unexpected error checking SmartThings")
+        return {"base": FlowError.UNKNOWN}
+    return {}
 
 
 def replace_settings(
