@@ -24,6 +24,7 @@ from homeassistant.util import yaml as yaml_util
 from .const import DOMAIN, LOGGER
 from .repairs import async_check_agents
 from .retrieval import async_retrieve, retrieved_device_ids
+from .smartthings_commands import SmartThingsCommandTool
 
 if TYPE_CHECKING:
     from homeassistant.core import HomeAssistant
@@ -71,6 +72,9 @@ class ContextRetrievalAPI(llm.API):
         else:
             context = NO_REQUEST_PROMPT.rstrip("\n")
         own: list[llm.Tool] = [LiveContextTool(scope), SearchDevicesTool(self.entry, scope)]
+        data = self.entry.runtime_data
+        if data.smartthings is not None:
+            own.append(SmartThingsCommandTool(data.smartthings, data.index.current.by_id, scope.device_ids))
         prompts, tools = await _async_assist_parts(self.hass, llm_context, context, own)
         return llm.APIInstance(
             api=self,

@@ -85,6 +85,10 @@ class SmartThingsSource:
         )
         return devices, self.last_good.rooms
 
+    def device_ids(self) -> set[str]:
+        """Return the ids of the account's devices (the last good read)."""
+        return {device.id for device in self.last_good.devices} if self.last_good else set()
+
     def diagnostics(self) -> dict[str, object]:
         """Return the source's state, for diagnostics."""
         return {
