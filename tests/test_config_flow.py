@@ -32,12 +32,15 @@ from custom_components.context_retrieval.const import (
     CONF_LLM_BASE_URL,
     CONF_LLM_MODEL,
     CONF_SMARTTHINGS_LOCATION_ID,
+    CONF_SMARTTHINGS_SPEC,
     CONF_SMARTTHINGS_TOKEN,
     CONF_TOP_K,
     DEFAULT_TOP_K,
     DOMAIN,
     EMBEDDING_BACKENDS,
 )
+
+from .clients.smartthings_server import SHARED_SMARTTHINGS
 
 PACKAGE = Path(__file__).parents[1] / "custom_components" / DOMAIN
 STRINGS = json.loads((PACKAGE / "strings.json").read_text(encoding="utf-8"))
@@ -513,6 +516,21 @@ async def test_a_smartthings_token_needs_a_location(
     )
     assert result["errors"] == {CONF_SMARTTHINGS_LOCATION_ID: "location_required"}
     assert aioclient_mock.call_count == 0
+
+
+async def test_a_spec_file_is_checked_when_it_changes(
+    hass: HomeAssistant, entry: MockConfigEntry, aioclient_mock: AiohttpClientMocker
+):
+    result = await hass.config_entries.options.async_init(entry.entry_id)
+    user_input = {**CURRENT_OPTIONS, CONF_SMARTTHINGS_SPEC: "no/such/spec.jsonl"}
+    result = await hass.config_entries.options.async_configure(result["flow_id"], user_input)
+    assert result["errors"] == {CONF_SMARTTHINGS_SPEC: "unreadable_spec"}
+    spec = str(SHARED_SMARTTHINGS / "spec.jsonl")
+    result = await hass.config_entries.options.async_configure(
+        result["flow_id"], {**CURRENT_OPTIONS, CONF_SMARTTHINGS_SPEC: spec}
+    )
+    assert result["type"] is FlowResultType.CREATE_ENTRY
+    assert entry.options[CONF_SMARTTHINGS_SPEC] == spec
 
 
 # Translations

@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import device_registry as dr
+from homeassistant.helpers import issue_registry as ir
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.context_retrieval.clients import smartthings as smartthings_client
+from custom_components.context_retrieval.const import DOMAIN
 from custom_components.context_retrieval.diagnostics import async_get_config_entry_diagnostics
+from custom_components.context_retrieval.repairs import SPEC_FILE_UNREADABLE
 
-from .clients.smartthings_server import LOCATION, TOKEN, Failure, FakeSmartThings
+from .clients.smartthings_server import LOCATION, SHARED_SMARTTHINGS, TOKEN, Failure, FakeSmartThings
 from .conftest import call_retrieve, settle
 
 pytestmark = pytest.mark.usefixtures("socket_enabled")
@@ -102,3 +106,49 @@ async def test_diagnostics_redact_the_token(loaded_entry, home: HomeAssistant, s
     diagnostics = await async_get_config_entry_diagnostics(home, loaded_entry)
     assert diagnostics["options"]["smartthings_token"] == "**REDACTED**"  # noqa: S105
     assert diagnostics["smartthings"]["location_id"] == LOCATION
+
+
+async def test_a_user_spec_gives_the_devices_their_profiles_commands(
+    home: HomeAssistant, config_entry, smartthings, entry_options
+):
+    spec = str(SHARED_SMARTTHINGS / "spec.jsonl")  # one JSON array of 45 profiles
+    home.config_entries.async_update_entry(config_entry, options={**entry_options, "smartthings_spec": spec})
+    assert await home.config_entries.async_setup(config_entry.entry_id)
+    await refreshed(home)
+    assert indexed(config_entry)["device-light-010"].commands
+    response = await call_retrieve(home, "打开阳台的灯带")
+    [candidate, *_] = response["results"][0]["candidates"]
+    assert candidate["entity_id"] == "device-light-010"
+    assert candidate["capability_id"] == "main-switch-on"
+
+
+async def test_a_spec_in_json_lines_skips_bad_lines_by_number(
+    home: HomeAssistant, config_entry, smartthings, entry_options, tmp_path, caplog
+):
+    profiles = json.loads((SHARED_SMARTTHINGS / "spec.jsonl").read_text(encoding="utf-8"))
+    lines = [json.dumps(profile, ensure_ascii=False) for profile in profiles]
+    lines.insert(2, "{not json")
+    path = tmp_path / "spec.jsonl"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    home.config_entries.async_update_entry(
+        config_entry, options={**entry_options, "smartthings_spec": str(path)}
+    )
+    assert await home.config_entries.async_setup(config_entry.entry_id)
+    await refreshed(home)
+    assert "line 3: not valid JSON, skipped" in caplog.text
+    assert len(config_entry.runtime_data.smartthings.spec) == len(
+        {profile["profileId"] for profile in profiles}
+    )
+
+
+async def test_a_missing_spec_file_is_a_repair_issue_not_a_failure(
+    home: HomeAssistant, config_entry, smartthings, entry_options
+):
+    options = {**entry_options, "smartthings_spec": "no/such/spec.jsonl"}
+    home.config_entries.async_update_entry(config_entry, options=options)
+    assert await home.config_entries.async_setup(config_entry.entry_id)
+    await refreshed(home)
+    issue = ir.async_get(home).async_get_issue(DOMAIN, SPEC_FILE_UNREADABLE)
+    assert issue is not None
+    assert "no/such/spec.jsonl" in issue.translation_placeholders["problem"]
+    assert "device-light-010" in indexed(config_entry)

@@ -42,6 +42,7 @@ from .const import (
     CONF_LLM_BASE_URL,
     CONF_LLM_MODEL,
     CONF_SMARTTHINGS_LOCATION_ID,
+    CONF_SMARTTHINGS_SPEC,
     CONF_SMARTTHINGS_TOKEN,
     CONF_TOP_K,
     DEFAULT_EMBEDDING_BACKEND,
@@ -52,6 +53,7 @@ from .const import (
     MAX_TOP_K,
     MIN_TOP_K,
 )
+from .smartthings_source import SpecFileError, read_spec_file
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -73,6 +75,7 @@ class FlowError(StrEnum):
     MODEL_REQUIRED = "model_required"
     TOKEN_REQUIRED = "token_required"  # noqa: S105 - an error key
     UNKNOWN_LOCATION = "unknown_location"
+    UNREADABLE_SPEC = "unreadable_spec"
     RATE_LIMITED = "rate_limited"
     UNKNOWN = "unknown"
 
@@ -118,6 +121,7 @@ ENDPOINTS_SCHEMA: Final = vol.Schema(
         vol.Optional(CONF_EMBEDDING_MODEL): _TEXT,
         vol.Optional(CONF_SMARTTHINGS_TOKEN): _SECRET,
         vol.Optional(CONF_SMARTTHINGS_LOCATION_ID): _TEXT,
+        vol.Optional(CONF_SMARTTHINGS_SPEC): _TEXT,
     }
 )
 """The endpoint settings: the reconfigure step's form."""
@@ -221,6 +225,13 @@ async def async_validate_settings(
             errors.update(smartthings_errors)
         elif any(settings.get(key) != current.get(key) for key in SMARTTHINGS_KEYS):
             errors.update(await async_check_smartthings(hass, settings))
+    spec = settings.get(CONF_SMARTTHINGS_SPEC)
+    if spec is not None and spec != current.get(CONF_SMARTTHINGS_SPEC):
+        try:
+            await hass.async_add_executor_job(read_spec_file, hass, spec)
+        except SpecFileError as err:
+            _LOGGER.warning("Checking the SmartThings spec file failed: %s", err)
+            errors[CONF_SMARTTHINGS_SPEC] = FlowError.UNREADABLE_SPEC
     return settings, errors
 
 

@@ -16,6 +16,7 @@ from .const import (
     CONF_LLM_BASE_URL,
     CONF_LLM_MODEL,
     CONF_SMARTTHINGS_LOCATION_ID,
+    CONF_SMARTTHINGS_SPEC,
     CONF_SMARTTHINGS_TOKEN,
     CONF_TOP_K,
     DEFAULT_EMBEDDING_BACKEND,
@@ -46,6 +47,7 @@ class Settings:
     embedding_model: str | None = None
     smartthings_token: str | None = None
     smartthings_location_id: str | None = None
+    smartthings_spec: str | None = None
 
     @classmethod
     def from_entry(cls, entry: ConfigEntry) -> Settings:
@@ -62,6 +64,7 @@ class Settings:
             embedding_model=merged.get(CONF_EMBEDDING_MODEL) or None,
             smartthings_token=merged.get(CONF_SMARTTHINGS_TOKEN) or None,
             smartthings_location_id=merged.get(CONF_SMARTTHINGS_LOCATION_ID) or None,
+            smartthings_spec=merged.get(CONF_SMARTTHINGS_SPEC) or None,
         )
 
 

@@ -20,17 +20,19 @@ from .const import (
     EMBEDDING_DOCUMENT_ATTEMPTS,
     EMBEDDING_QUERY_TIMEOUT,
     EMBEDDING_REQUEST_TIMEOUT,
+    LOGGER,
     SMARTTHINGS_REFRESH_INTERVAL,
 )
 from .conversation_states import ConversationStates
+from .core import SpecIndex
 from .data import ContextRetrievalConfigEntry, ContextRetrievalData, Settings
 from .embeddings import EmbeddingCache, RemoteEmbeddings
 from .index import HomeIndexManager
 from .llm_api import API_ID, API_NAME, ContextRetrievalAPI
 from .parser import LLMParser
-from .repairs import async_check_agents
+from .repairs import async_check_agents, async_report_spec_file
 from .services import async_setup_services
-from .smartthings_source import SmartThingsSource
+from .smartthings_source import SmartThingsSource, SpecFileError, read_spec_file
 from .websocket_api import async_setup_websocket_api
 
 if TYPE_CHECKING:
@@ -60,7 +62,7 @@ async def async_setup_entry(hass: HomeAssistant, entry: ContextRetrievalConfigEn
         )
         parser = LLMParser(client)
     embeddings = await _async_remote_embeddings(hass, settings)
-    smartthings = _smartthings_source(hass, settings)
+    smartthings = await _async_smartthings_source(hass, settings)
     index = await HomeIndexManager.async_create(hass, embeddings, smartthings)
     entry.async_on_unload(index.async_stop)
     entry.runtime_data = ContextRetrievalData(
@@ -103,14 +105,27 @@ async def _async_remote_embeddings(hass: HomeAssistant, settings: Settings) -> R
     )
 
 
-def _smartthings_source(hass: HomeAssistant, settings: Settings) -> SmartThingsSource | None:
-    """Return the SmartThings direct connection, when a token and a location are configured."""
+async def _async_smartthings_source(hass: HomeAssistant, settings: Settings) -> SmartThingsSource | None:
+    """Return the SmartThings direct connection, when a token and a location are configured.
+
+    A user spec file that cannot be read is a repair issue (and an error line); the
+    connection then works from the shipped capability table alone.
+    """
     if not (settings.smartthings_token and settings.smartthings_location_id):
         return None
+    spec = SpecIndex()
+    if settings.smartthings_spec:
+        try:
+            spec = await hass.async_add_executor_job(read_spec_file, hass, settings.smartthings_spec)
+        except SpecFileError as err:
+            LOGGER.error("The SmartThings spec file cannot be used (%s); the capability table is used", err)
+            async_report_spec_file(hass, str(err))
+        else:
+            async_report_spec_file(hass, None)
     client = SmartThingsClient(
         async_get_clientsession(hass), settings.smartthings_token, smartthings_client.API_ROOT
     )
-    return SmartThingsSource(client, settings.smartthings_location_id)
+    return SmartThingsSource(client, settings.smartthings_location_id, spec)
 
 
 def _async_follow_smartthings(

@@ -1,4 +1,4 @@
-"""Repair issues: an agent that selected Assist as well as Context Retrieval still gets the full dump."""
+"""Repair issues: an agent that selected Assist as well (it still gets the full dump); a bad spec file."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from homeassistant.core import HomeAssistant
 
 ASSIST_ALSO_SELECTED = "assist_also_selected"
+SPEC_FILE_UNREADABLE = "smartthings_spec_unreadable"
 
 
 def agents_selecting_assist_too(hass: HomeAssistant, api_id: str) -> list[str]:
@@ -60,4 +61,20 @@ def async_check_agents(hass: HomeAssistant, api_id: str) -> None:
         severity=ir.IssueSeverity.WARNING,
         translation_key=ASSIST_ALSO_SELECTED,
         translation_placeholders={"agents": agents},
+    )
+
+
+def async_report_spec_file(hass: HomeAssistant, problem: str | None) -> None:
+    """Raise the repair issue of an unreadable SmartThings spec file, or clear it (``problem`` None)."""
+    if problem is None:
+        ir.async_delete_issue(hass, DOMAIN, SPEC_FILE_UNREADABLE)
+        return
+    ir.async_create_issue(
+        hass,
+        DOMAIN,
+        SPEC_FILE_UNREADABLE,
+        is_fixable=False,
+        severity=ir.IssueSeverity.ERROR,
+        translation_key=SPEC_FILE_UNREADABLE,
+        translation_placeholders={"problem": problem},
     )

@@ -18,7 +18,7 @@ from homeassistant.util import dt as dt_util
 
 from .clients.smartthings import SmartThingsAuthError, SmartThingsError
 from .const import LOGGER
-from .core import Device, Room, SpecIndex, devices_from_smartthings
+from .core import Device, Room, SpecIndex, devices_from_smartthings, load_spec
 
 if TYPE_CHECKING:
     from datetime import datetime
@@ -29,6 +29,25 @@ if TYPE_CHECKING:
 
 SMARTTHINGS_DOMAIN = "smartthings"
 """Home Assistant's SmartThings integration (its device-registry identifiers)."""
+
+
+class SpecFileError(Exception):
+    """The user's spec file cannot be read or holds no profile."""
+
+
+def read_spec_file(hass: HomeAssistant, path: str) -> SpecIndex:
+    """Return the profiles of a spec file (blocking: call it in the executor).
+
+    ``path`` is relative to the configuration directory unless absolute. Bad lines and
+    profiles are skipped with a warning naming them (``load_spec``).
+    """
+    try:
+        spec = load_spec(hass.config.path(path))
+    except (OSError, UnicodeDecodeError) as err:
+        raise SpecFileError(f"{path}: {err}") from err
+    if not len(spec):
+        raise SpecFileError(f"{path}: no profile could be read")
+    return spec
 
 
 @dataclass(frozen=True, slots=True)
