@@ -114,11 +114,12 @@ def make_home(
 
 
 @asynccontextmanager
-async def _chat_server() -> AsyncIterator[str]:
-    """Serve /v1/chat/completions answering one fixed parse at once; yield its base URL."""
+async def chat_server(answer: Callable[[str], str]) -> AsyncIterator[str]:
+    """Serve /v1/chat/completions answering ``answer(utterance)`` at once; yield its base URL."""
 
-    async def chat(_: web.Request) -> web.Response:
-        message = {"role": "assistant", "content": WIRE}
+    async def chat(request: web.Request) -> web.Response:
+        body = await request.json()
+        message = {"role": "assistant", "content": answer(body["messages"][-1]["content"])}
         return web.json_response({"choices": [{"index": 0, "message": message}]})
 
     app = web.Application()
@@ -199,7 +200,7 @@ async def _measure(size: int) -> Figures:
         block = await _longest_block_during(hass, manager.async_rebuild)
         offline = await _time_calls(hass, texts)
 
-        async with _chat_server() as base_url:
+        async with chat_server(lambda _: WIRE) as base_url:
             hass.config_entries.async_update_entry(
                 entry, options={"llm_base_url": base_url, "llm_model": "bench", "llm_api_key": "k"}
             )

@@ -15,13 +15,10 @@ import asyncio
 import json
 import random
 import statistics
-from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from time import perf_counter
 from typing import TYPE_CHECKING, Any
 
-from aiohttp import web
-from aiohttp.test_utils import TestServer
 from homeassistant.components.conversation import ConversationInput
 from homeassistant.components.conversation.chat_log import async_get_chat_log
 from homeassistant.core import Context
@@ -31,13 +28,11 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from custom_components.context_retrieval.const import DOMAIN
 from custom_components.context_retrieval.llm_api import API_ID, approximate_tokens
 
-from .ha_service import make_home
+from .ha_service import chat_server, make_home
 from .hass_instance import test_home_assistant
 from .quality import Target
 
 if TYPE_CHECKING:
-    from collections.abc import AsyncIterator
-
     from homeassistant.core import HomeAssistant
 
 SIZES = (100, 300, 1000)
@@ -139,26 +134,6 @@ def _turns(made: list[tuple[str, str, str, str, str | None]], count: int) -> lis
     return turns
 
 
-@asynccontextmanager
-async def _gold_parser(turns: list[Turn]) -> AsyncIterator[str]:
-    """Serve /v1/chat/completions answering each utterance's gold command array; yield its URL."""
-    answers = {turn.text: turn.wire for turn in turns}
-
-    async def chat(request: web.Request) -> web.Response:
-        body = await request.json()
-        message = {"role": "assistant", "content": answers.get(body["messages"][-1]["content"], "[]")}
-        return web.json_response({"choices": [{"index": 0, "message": message}]})
-
-    app = web.Application()
-    app.router.add_post("/v1/chat/completions", chat)
-    server = TestServer(app, host="127.0.0.1")
-    await server.start_server()
-    try:
-        yield str(server.make_url("/v1"))
-    finally:
-        await server.close()
-
-
 async def _instance(hass: HomeAssistant, api_id: str, text: str) -> tuple[llm.APIInstance, float]:
     """Build an API's instance the way an agent does, inside the turn's chat log; return it and its ms."""
     user_input = ConversationInput(
@@ -204,7 +179,8 @@ async def _measure(size: int) -> HomeFigures:
             build_ms.append((await _instance(hass, API_ID, turn.text))[1])
             assist_build_ms.append((await _instance(hass, llm.LLM_API_ASSIST, turn.text))[1])
         assist, ours = [], []
-        async with _gold_parser(turns) as base_url:
+        answers = {turn.text: turn.wire for turn in turns}
+        async with chat_server(lambda text: answers.get(text, "[]")) as base_url:
             hass.config_entries.async_update_entry(
                 entry, options={"llm_base_url": base_url, "llm_model": "gold", "llm_api_key": "k"}
             )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from homeassistant.core import HomeAssistant
@@ -15,7 +15,11 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry, async_
 import custom_components.context_retrieval  # noqa: F401
 from custom_components.context_retrieval.const import DOMAIN, REBUILD_COOLDOWN, SERVICE_RETRIEVE
 
+from .clients.smartthings_server import FakeSmartThings
 from .home import build_home
+
+if TYPE_CHECKING:
+    from collections.abc import AsyncIterator
 
 
 @pytest.fixture(autouse=True)
@@ -78,3 +82,15 @@ async def call_retrieve(hass: HomeAssistant, text: str, **data: Any) -> dict[str
     return await hass.services.async_call(
         DOMAIN, SERVICE_RETRIEVE, {"text": text, **data}, blocking=True, return_response=True
     )
+
+
+@pytest.fixture
+async def smartthings(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeSmartThings]:
+    """A replayed SmartThings account (``../shared/data/smartthings``) the integration talks to."""
+    from custom_components.context_retrieval.clients import smartthings as smartthings_client
+
+    server = FakeSmartThings()
+    await server.start()
+    monkeypatch.setattr(smartthings_client, "API_ROOT", server.base_url)
+    yield server
+    await server.close()

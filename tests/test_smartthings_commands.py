@@ -8,7 +8,6 @@ from typing import Any
 import pytest
 from homeassistant.core import HomeAssistant
 
-from custom_components.context_retrieval.clients import smartthings as smartthings_client
 from custom_components.context_retrieval.core import CommandSpec
 from custom_components.context_retrieval.llm_api import API_ID
 from custom_components.context_retrieval.smartthings_commands import (
@@ -61,16 +60,12 @@ def test_a_value_that_does_not_fit_is_refused(spec, value, message):
 
 
 @pytest.fixture
-async def smartthings(monkeypatch: pytest.MonkeyPatch):
-    server = FakeSmartThings()
-    for item in server.devices:  # the real API lists each component's capabilities
+def capable_light(smartthings: FakeSmartThings) -> None:
+    """Give 灯带 (阳台) the capabilities the real API lists for each component."""
+    for item in smartthings.devices:
         if item["deviceId"] == "device-light-010":
             item["components"] = copy.deepcopy(item["components"])
             item["components"][0]["capabilities"] = [{"id": "switch"}, {"id": "switchLevel"}]
-    await server.start()
-    monkeypatch.setattr(smartthings_client, "API_ROOT", server.base_url)
-    yield server
-    await server.close()
 
 
 @pytest.fixture
@@ -86,7 +81,7 @@ async def ollama() -> FakeOllama:
 
 
 @pytest.fixture
-async def agent(loaded_entry, home: HomeAssistant, ollama: FakeOllama, smartthings):
+async def agent(capable_light, loaded_entry, home: HomeAssistant, ollama: FakeOllama, smartthings):
     await home.async_block_till_done(wait_background_tasks=True)
     await settle(home)
     return await add_agent(home, ollama, [API_ID])

@@ -11,7 +11,6 @@ from homeassistant.helpers import device_registry as dr
 from homeassistant.helpers import issue_registry as ir
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.context_retrieval.clients import smartthings as smartthings_client
 from custom_components.context_retrieval.const import DOMAIN
 from custom_components.context_retrieval.diagnostics import async_get_config_entry_diagnostics
 from custom_components.context_retrieval.repairs import SPEC_FILE_UNREADABLE
@@ -20,15 +19,6 @@ from .clients.smartthings_server import LOCATION, SHARED_SMARTTHINGS, TOKEN, Fai
 from .conftest import call_retrieve, settle
 
 pytestmark = pytest.mark.usefixtures("socket_enabled")
-
-
-@pytest.fixture
-async def smartthings(monkeypatch: pytest.MonkeyPatch):
-    server = FakeSmartThings()
-    await server.start()
-    monkeypatch.setattr(smartthings_client, "API_ROOT", server.base_url)
-    yield server
-    await server.close()
 
 
 @pytest.fixture
