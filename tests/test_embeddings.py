@@ -16,7 +16,7 @@ from homeassistant.core import HomeAssistant
 from homeassistant.util import dt as dt_util
 from pytest_homeassistant_custom_component.common import MockConfigEntry, async_fire_time_changed
 
-from custom_components.context_retrieval.const import EMBEDDING_CACHE_SAVE_DELAY
+from custom_components.context_retrieval.const import EMBEDDING_CACHE_SAVE_DELAY, EMBEDDING_QUERY_TIMEOUT
 from custom_components.context_retrieval.core import LocalNgramEmbedder
 from custom_components.context_retrieval.embeddings import STORAGE_KEY, EmbeddingCache
 
@@ -200,3 +200,16 @@ async def test_the_cache_keeps_the_most_recently_used_vectors(hass: HomeAssistan
     cache.put(["d", "e"], rows[3:])
     assert [text for text in "abcde" if cache.get(text) is not None] == ["a", "d", "e"]
     await hass.async_block_till_done()
+
+
+async def test_a_query_out_of_time_pauses_the_endpoint(loaded_entry, home, server, caplog):
+    server.replies = [Reply(json=ngram_answer, delay=EMBEDDING_QUERY_TIMEOUT + 1)]
+    response = await call_retrieve(home, "打开厨房灯")
+    [result] = response["results"]
+    assert result["candidates"][0]["entity_id"] == "light.kitchen"
+    assert result["meta"]["embedding_fallback"] == "query_failed"
+    asked = len(server.requests)
+    response = await call_retrieve(home, "打开厨房灯")
+    assert response["results"][0]["meta"]["embedding_fallback"] == "unavailable"
+    assert len(server.requests) == asked
+    assert caplog.text.count("The embedding endpoint failed") == 1

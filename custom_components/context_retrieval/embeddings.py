@@ -42,6 +42,8 @@ if TYPE_CHECKING:
     from homeassistant.core import HomeAssistant
 
 STORAGE_KEY = f"{DOMAIN}.embeddings"
+THREAD_WAIT_MARGIN = 5.0
+"""Seconds a worker thread waits beyond an embedding's own budget."""
 STORAGE_VERSION = 1
 BACKEND = "openai"
 
@@ -166,6 +168,21 @@ class RemoteEmbeddings:
         """Return False while the endpoint is left alone after a failure."""
         return self.clock() >= self.paused_until
 
+    async def async_rows(self, texts: Sequence[str], *, documents: bool) -> np.ndarray:
+        """Return unit rows for documents or queries, within their time budget.
+
+        Running out of time is a failure like any other: logged once, the endpoint paused.
+        """
+        budget = EMBEDDING_DOCUMENT_TIMEOUT if documents else EMBEDDING_QUERY_TIMEOUT
+        try:
+            async with asyncio.timeout(budget):
+                if documents:
+                    return await self.async_document_rows(texts)
+                return await self.async_query_rows(texts)
+        except TimeoutError as err:
+            self._fail(f"no answer within {budget:g} s")
+            raise EmbeddingUnavailable("no answer in time") from err
+
     async def async_document_rows(self, texts: Sequence[str]) -> np.ndarray:
         """Return unit rows for documents: cached ones, the rest embedded and cached."""
         missing = list(dict.fromkeys(text for text in texts if self.cache.get(text) is None))
@@ -227,11 +244,11 @@ class ThreadEmbedder:
         """Return unit rows for texts; raise ``EmbeddingUnavailable`` when the endpoint gives none."""
         if not texts:
             return np.zeros((0, self.remote.cache.dimensions or 1), dtype=np.float32)
-        call = self.remote.async_document_rows if self.documents else self.remote.async_query_rows
-        timeout = EMBEDDING_DOCUMENT_TIMEOUT if self.documents else EMBEDDING_QUERY_TIMEOUT
-        future = asyncio.run_coroutine_threadsafe(call(list(texts)), self.remote.hass.loop)
+        call = self.remote.async_rows(list(texts), documents=self.documents)
+        future = asyncio.run_coroutine_threadsafe(call, self.remote.hass.loop)
         try:
-            return future.result(timeout)
+            # The call keeps its own budget on the loop; this wait only guards a loop that stopped.
+            return future.result(EMBEDDING_DOCUMENT_TIMEOUT + THREAD_WAIT_MARGIN)
         except TimeoutError as err:
             future.cancel()
-            raise EmbeddingUnavailable("no answer in time") from err
+            raise EmbeddingUnavailable("the event loop did not answer") from err
