@@ -28,8 +28,8 @@ from .clients import smartthings as smartthings_client
 from .clients.json_http import (
     EndpointAuthError,
     EndpointConnectionError,
+    EndpointError,
     EndpointRateLimitError,
-    EndpointResponseError,
 )
 from .clients.openai_chat import OpenAICompatibleChat
 from .clients.openai_embeddings import OpenAICompatibleEmbeddings
@@ -56,7 +56,7 @@ from .const import (
 from .smartthings_source import SpecFileError, read_spec_file
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Awaitable, Mapping
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -177,6 +177,36 @@ def field_errors(endpoint: Endpoint, settings: Mapping[str, Any]) -> dict[str, s
     return errors
 
 
+@dataclass(frozen=True, slots=True)
+class CheckFields:
+    """Where a check's failures are shown: the field each kind of error belongs to."""
+
+    auth: str
+    rate_limit: str
+    connection: str
+    response: str
+    response_error: FlowError
+
+
+async def async_check(what: str, request: Awaitable[Any], fields: CheckFields) -> dict[str, str]:
+    """Await one real request; return the errors to show on their fields, empty when it answered."""
+    try:
+        await request
+    except EndpointError as err:
+        _LOGGER.warning("Checking %s failed: %s", what, err)
+        if isinstance(err, EndpointAuthError):
+            return {fields.auth: FlowError.INVALID_AUTH}
+        if isinstance(err, EndpointRateLimitError):
+            return {fields.rate_limit: FlowError.RATE_LIMITED}
+        if isinstance(err, EndpointConnectionError):
+            return {fields.connection: FlowError.CANNOT_CONNECT}
+        return {fields.response: fields.response_error}
+    except Exception:  # the flow's one guard: show "unknown" and log, never a broken form
+        _LOGGER.exception("Unexpected error checking %s", what)
+        return {"base": FlowError.UNKNOWN}
+    return {}
+
+
 async def async_check_endpoint(
     hass: HomeAssistant, endpoint: Endpoint, settings: Mapping[str, Any]
 ) -> dict[str, str]:
@@ -185,24 +215,10 @@ async def async_check_endpoint(
     client = endpoint.client(
         async_get_clientsession(hass), url, settings.get(endpoint.api_key), settings[endpoint.model]
     )
-    try:
-        await client.async_validate()
-    except EndpointAuthError as err:
-        _LOGGER.warning("Checking %s failed: %s", url, err)
-        return {endpoint.api_key: FlowError.INVALID_AUTH}
-    except EndpointRateLimitError as err:
-        _LOGGER.warning("Checking %s failed: %s", url, err)
-        return {endpoint.base_url: FlowError.RATE_LIMITED}
-    except EndpointConnectionError as err:
-        _LOGGER.warning("Checking %s failed: %s", url, err)
-        return {endpoint.base_url: FlowError.CANNOT_CONNECT}
-    except EndpointResponseError as err:
-        _LOGGER.warning("Checking %s failed: %s", url, err)
-        return {endpoint.base_url: FlowError.INVALID_RESPONSE}
-    except Exception:  # the flow's one guard: show "unknown" and log, never a broken form
-        _LOGGER.exception("Unexpected error checking %s", url)
-        return {"base": FlowError.UNKNOWN}
-    return {}
+    fields = CheckFields(
+        endpoint.api_key, endpoint.base_url, endpoint.base_url, endpoint.base_url, FlowError.INVALID_RESPONSE
+    )
+    return await async_check(url, client.async_validate(), fields)
 
 
 async def async_validate_settings(
@@ -245,29 +261,18 @@ def smartthings_field_errors(settings: Mapping[str, Any]) -> dict[str, str]:
     return errors
 
 
+SMARTTHINGS_CHECK_FIELDS: Final = CheckFields(
+    CONF_SMARTTHINGS_TOKEN, "base", "base", CONF_SMARTTHINGS_LOCATION_ID, FlowError.UNKNOWN_LOCATION
+)
+
+
 async def async_check_smartthings(hass: HomeAssistant, settings: Mapping[str, Any]) -> dict[str, str]:
     """Read the location's rooms with the token; return the errors to show, empty when it answered."""
     client = smartthings_client.SmartThingsClient(
         async_get_clientsession(hass), settings[CONF_SMARTTHINGS_TOKEN], smartthings_client.API_ROOT
     )
-    try:
-        await client.async_rooms(settings[CONF_SMARTTHINGS_LOCATION_ID])
-    except EndpointAuthError as err:
-        _LOGGER.warning("Checking SmartThings failed: %s", err)
-        return {CONF_SMARTTHINGS_TOKEN: FlowError.INVALID_AUTH}
-    except EndpointRateLimitError as err:
-        _LOGGER.warning("Checking SmartThings failed: %s", err)
-        return {"base": FlowError.RATE_LIMITED}
-    except EndpointConnectionError as err:
-        _LOGGER.warning("Checking SmartThings failed: %s", err)
-        return {"base": FlowError.CANNOT_CONNECT}
-    except EndpointResponseError as err:
-        _LOGGER.warning("Checking SmartThings failed: %s", err)
-        return {CONF_SMARTTHINGS_LOCATION_ID: FlowError.UNKNOWN_LOCATION}
-    except Exception:  # the flow's one guard: show "unknown" and log, never a broken form
-        _LOGGER.exception("Unexpected error checking SmartThings")
-        return {"base": FlowError.UNKNOWN}
-    return {}
+    rooms = client.async_rooms(settings[CONF_SMARTTHINGS_LOCATION_ID])
+    return await async_check("SmartThings", rooms, SMARTTHINGS_CHECK_FIELDS)
 
 
 def replace_settings(
