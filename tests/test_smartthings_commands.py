@@ -9,12 +9,8 @@ import pytest
 from homeassistant.core import HomeAssistant
 
 from custom_components.context_retrieval.core import CommandSpec
-from custom_components.context_retrieval.llm_api import API_ID
-from custom_components.context_retrieval.smartthings_commands import (
-    SMARTTHINGS_COMMAND_TOOL,
-    InvalidCommandError,
-    smartthings_command,
-)
+from custom_components.context_retrieval.core.smartthings import InvalidCommandError, smartthings_command
+from custom_components.context_retrieval.llm_api import API_ID, SMARTTHINGS_COMMAND_TOOL
 
 from .clients.smartthings_server import LOCATION, TOKEN, Failure, FakeSmartThings
 from .conftest import settle

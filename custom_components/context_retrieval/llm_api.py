@@ -5,8 +5,10 @@ tool platforms give (intent tools and their prompts), except the ``homeassistant
 part: its overview of every exposed entity is replaced by the YAML context of the devices
 retrieved for the user's utterance, and its live-context tool by one that reads only those
 devices. A search tool finds any other device by words, so a retrieval miss never forces the
-whole home back into the prompt. The overview is never built, so the instance costs our
-retrieval and the other platforms' work only.
+whole home back into the prompt. With the SmartThings direct connection, a last tool runs
+the commands listed for devices only SmartThings has (Home Assistant's intent tools cannot
+reach them). Every expected failure comes back to the model as data. The overview is never
+built, so the instance costs our retrieval and the other platforms' work only.
 """
 
 from __future__ import annotations
@@ -21,15 +23,18 @@ from homeassistant.components.llm import DATA_PLATFORMS
 from homeassistant.helpers import llm
 from homeassistant.util import yaml as yaml_util
 
+from .clients.smartthings import SmartThingsError
 from .const import DOMAIN, LOGGER
+from .core.smartthings import InvalidCommandError, smartthings_command
 from .repairs import async_check_agents
 from .retrieval import async_retrieve, retrieved_device_ids
-from .smartthings_commands import SmartThingsCommandTool
 
 if TYPE_CHECKING:
     from homeassistant.core import HomeAssistant
 
+    from .core import Device
     from .data import ContextRetrievalConfigEntry
+    from .smartthings_source import SmartThingsSource
 
 API_ID = DOMAIN
 API_NAME = "Context Retrieval"
@@ -37,6 +42,7 @@ OVERVIEW_PLATFORM = "homeassistant"
 """The tool platform whose prompt is the overview of every exposed entity (and its live-context tool)."""
 SEARCH_TOOL = f"{DOMAIN}__SearchDevices"
 LIVE_CONTEXT_TOOL = f"{DOMAIN}__GetLiveContext"
+SMARTTHINGS_COMMAND_TOOL = f"{DOMAIN}__SmartThingsCommand"
 MAX_SEARCH_RESULTS = 20
 
 CONTEXT_PROMPT = (
@@ -167,9 +173,7 @@ class LiveContextTool(llm.Tool):
         exposed = async_get_exposed_entities(hass, llm_context.assistant)
         entities = [info for entity_id, info in exposed.items() if entity_id in self.scope.device_ids]
         if not entities:
-            return llm.ToolResult(
-                data={"error": f"No device is in context; find one with {SEARCH_TOOL} first."}, error=True
-            )
+            return _tool_error(f"No device is in context; find one with {SEARCH_TOOL} first.")
         overview = "Live Context: the devices in context and their current state:"
         return llm.ToolResult(data={"result": f"{overview}\n{yaml_util.dump(entities)}"})
 
@@ -208,16 +212,76 @@ class SearchDevicesTool(llm.Tool):
         try:
             arguments: dict[str, Any] = self.parameters(tool_input.tool_args)
         except vol.Invalid as err:
-            return llm.ToolResult(data={"error": f"Invalid arguments: {err}"}, error=True)
+            return _tool_error(f"Invalid arguments: {err}")
         query = arguments["query"].strip()
         if not query:
-            return llm.ToolResult(data={"error": "The query is empty."}, error=True)
+            return _tool_error("The query is empty.")
         response = await async_retrieve(
             self.entry.runtime_data, query, top_k=arguments.get("limit"), offline=True
         )
         found = retrieved_device_ids(response)
         if not found:
             LOGGER.debug("Search for %r found no device", query)
-            return llm.ToolResult(data={"error": f"No device matches {query!r}."}, error=True)
+            return _tool_error(f"No device matches {query!r}.")
         self.scope.device_ids.update(found)
         return llm.ToolResult(data={"result": response["yaml"]})
+
+
+class SmartThingsCommandTool(llm.Tool):
+    """Send one listed command to a device of the turn that only SmartThings has."""
+
+    name = SMARTTHINGS_COMMAND_TOOL
+    title = "Run a SmartThings command"
+    description = (
+        "Runs a command listed in the context for a SmartThings device (an id without a dot, which "
+        "the intent tools cannot reach): give the device id, the command id as listed, and its value "
+        "when the command lists a value_range or value_list."
+    )
+    parameters = vol.Schema(
+        {
+            vol.Required("device_id", description="The device's id as listed."): str,
+            vol.Required("command_id", description="The command's id as listed."): str,
+            vol.Optional("value", description="The command's value, when it takes one."): vol.Any(
+                int, float, str
+            ),
+        }
+    )
+    annotations = llm.ToolAnnotations(idempotent=True, open_world=True)
+    integration = DOMAIN
+
+    def __init__(self, source: SmartThingsSource, devices: dict[str, Device], scope: set[str]) -> None:
+        """Run commands through ``source`` for the devices of ``scope``."""
+        self.source = source
+        self.devices = devices
+        self.scope = scope
+
+    @override
+    async def async_call(
+        self, hass: HomeAssistant, tool_input: llm.ToolInput, llm_context: llm.LLMContext
+    ) -> llm.ToolResult:
+        """Validate the command and send it; every failure is data for the model."""
+        try:
+            arguments = self.parameters(tool_input.tool_args)
+        except vol.Invalid as err:
+            return _tool_error(f"Invalid arguments: {err}")
+        device = self.devices.get(arguments["device_id"])
+        if device is None or device.id not in self.scope or device.id not in self.source.device_ids():
+            return _tool_error(f"{arguments['device_id']} is no SmartThings device in this turn's context")
+        spec = next((c for c in device.commands if c.id == arguments["command_id"]), None)
+        if spec is None:
+            return _tool_error(f"{device.name} has no command {arguments['command_id']}")
+        try:
+            command = smartthings_command(spec, arguments.get("value"))
+            answer = await self.source.client.async_execute(device.id, [command])
+        except InvalidCommandError as err:
+            return _tool_error(str(err))
+        except SmartThingsError as err:
+            return _tool_error(f"SmartThings refused it: {err}")
+        return llm.ToolResult(
+            data={"success": True, "device": device.name, "command": spec.id, "answer": answer}
+        )
+
+
+def _tool_error(message: str) -> llm.ToolResult:
+    """Return an expected failure as data for the model."""
+    return llm.ToolResult(data={"error": message}, error=True)

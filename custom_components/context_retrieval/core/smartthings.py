@@ -1,4 +1,4 @@
-"""Turn SmartThings REST items into engine devices (CONTRACT §2)."""
+"""Turn SmartThings REST items into engine devices (CONTRACT §2), and commands back into the API's."""
 
 from __future__ import annotations
 
@@ -10,8 +10,9 @@ from collections.abc import Iterable, Mapping
 from importlib import resources
 from typing import Any
 
+from .fusion import ActionValue
 from .models import UNKNOWN_CATEGORY, CommandSpec, Device
-from .spec import SpecIndex, parse_command
+from .spec import SpecIndex, command_id_parts, parse_command
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -179,3 +180,44 @@ def devices_from_smartthings(
             )
         )
     return devices
+
+
+class InvalidCommandError(ValueError):
+    """The command or its value does not fit the device."""
+
+
+def smartthings_command(spec: CommandSpec, value: Any) -> dict[str, Any]:
+    """Return the API's command object (``POST /v1/devices/{id}/commands``) for a device's command.
+
+    The command's value must fit its ``value_list`` or ``value_range``; a command taking
+    neither takes no value.
+    """
+    parts = command_id_parts(spec.id)
+    if spec.readable or parts is None or parts[2] is None:
+        raise InvalidCommandError(f"{spec.id} is not a command")
+    component, capability, command = parts
+    return {
+        "component": component,
+        "capability": capability,
+        "command": command,
+        "arguments": _arguments(spec, value),
+    }
+
+
+def _arguments(spec: CommandSpec, value: Any) -> list[Any]:
+    """Return the command's arguments: none, or the value checked against its list or range."""
+    if spec.value_list:
+        allowed = [item.get("value") for item in spec.value_list]
+        if value not in allowed:
+            raise InvalidCommandError(f"{spec.id} takes one of {allowed}, not {value!r}")
+        return [value]
+    if spec.value_range:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise InvalidCommandError(f"{spec.id} takes a number")
+        if not ActionValue(float(value)).fits(spec):
+            low, high = spec.value_range.get("minimum"), spec.value_range.get("maximum")
+            raise InvalidCommandError(f"{spec.id} takes a number from {low} to {high}, not {value}")
+        return [value]
+    if value is not None:
+        raise InvalidCommandError(f"{spec.id} takes no value")
+    return []

@@ -232,10 +232,23 @@ def load_spec(source: str | os.PathLike[str] | Iterable[Mapping[str, Any]]) -> S
     return index
 
 
+def command_id_parts(command_id: str) -> tuple[str, str, str | None] | None:
+    """Return the component, capability and command of a ``{component}-{capability}[-{command}]`` id.
+
+    The command is None for an attribute's id (``main-switch``); an id without those parts
+    (Home Assistant's ``light.turn_on``) gives None.
+    """
+    component, separator, rest = command_id.partition("-")
+    if not separator:
+        return None
+    capability, _, command = rest.partition("-")
+    return component, capability, command or None
+
+
 def _capability_of(command_id: str) -> str:
     """Return the capability part of a ``{component}-{capability}[-{command}]`` id."""
-    parts = command_id.split("-")
-    return parts[1] if len(parts) > 1 else ""
+    parts = command_id_parts(command_id)
+    return parts[1] if parts else ""
 
 
 def expand_synonyms(description: str, capability: str = "") -> list[str]:

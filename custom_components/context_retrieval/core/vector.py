@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .spec import command_id_parts
+
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
@@ -178,5 +180,5 @@ def kin_key(command: CommandSpec | None) -> str | None:
     """
     if command is None or command.readable:
         return None
-    parts = command.id.split("-")
-    return "-".join(parts[1:]) if len(parts) > 2 else None
+    parts = command_id_parts(command.id)
+    return f"{parts[1]}-{parts[2]}" if parts and parts[2] else None
