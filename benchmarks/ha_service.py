@@ -77,10 +77,10 @@ class Figures:
     loop_block_ms: float
 
 
-def make_home(
-    hass: HomeAssistant, size: int, owner: MockConfigEntry
-) -> list[tuple[str, str, str, str, str | None]]:
+def make_home(hass: HomeAssistant, size: int) -> list[tuple[str, str, str, str, str | None]]:
     """Create floors, areas and ``size`` exposed entities; return (id, name, room, stem, class) per entity."""
+    owner = MockConfigEntry(domain="bench")
+    owner.add_to_hass(hass)
     rng = random.Random(size)
     floors, areas, entities = fr.async_get(hass), ar.async_get(hass), er.async_get(hass)
     area_names = []
@@ -177,9 +177,7 @@ async def _longest_block_during(hass: HomeAssistant, work: Callable[[], Awaitabl
 async def _measure(size: int) -> Figures:
     """Build one generated home in a fresh Home Assistant and measure it."""
     async with test_home_assistant() as hass:
-        owner = MockConfigEntry(domain="bench")
-        owner.add_to_hass(hass)
-        made = make_home(hass, size, owner)
+        made = make_home(hass, size)
         await hass.async_block_till_done()
         rng = random.Random(7)
         texts = []

@@ -165,9 +165,7 @@ async def _live(instance: llm.APIInstance) -> str:
 async def _measure(size: int) -> HomeFigures:
     """Build one generated home and measure both APIs on its turns."""
     async with test_home_assistant() as hass:
-        owner = MockConfigEntry(domain="bench")
-        owner.add_to_hass(hass)
-        made = make_home(hass, size, owner)
+        made = make_home(hass, size)
         await hass.async_block_till_done()
         turns = _turns(made, TURNS)
         entry = MockConfigEntry(domain=DOMAIN)
