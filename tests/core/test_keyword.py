@@ -48,3 +48,13 @@ def test_contained_in_scores_names_found_in_text():
     index = KeywordIndex.build([("老伙计",), ("主灯",), ("窗帘",)])
     hits = index.contained_in("帮我把老伙计打开", index.candidates("帮我把老伙计打开"))
     assert set(hits) == {0}
+
+
+def test_names_are_found_by_how_they_end():
+    index = KeywordIndex.build(
+        [("阳台灯",), ("灯带开关",), ("吸顶灯", "顶灯"), ("客厅扫地机器人",), ("小扫地机器人x",)]
+    )
+    assert index.ending_in("灯") == {0, 2}
+    assert index.ending_in("顶灯") == {2}  # an alias counts
+    assert index.ending_in("客厅扫地机器人") == {3}  # longer than the indexed endings
+    assert index.ending_in("") == set()

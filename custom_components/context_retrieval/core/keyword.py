@@ -20,6 +20,8 @@ MIN_SHARED_CHARACTERS = 2
 """A name said in part shares at least this many characters in a row with the text."""
 CHARACTER_SCALE = 0.5
 """Share of the fuzzy score left to names that share characters but no two in a row."""
+MAX_INDEXED_ENDING = 6
+"""Longest name ending indexed (a kind word: 灯, 空调, 扫地机器人); longer words are scanned for."""
 
 
 def name_similarity(hint: str, name: str) -> float:
@@ -73,6 +75,8 @@ class KeywordIndex:
     """Compacted name or alias -> the devices called exactly that."""
     bigrams: dict[str, list[int]]
     """Two characters in a row -> the devices with a name or alias holding them."""
+    endings: dict[str, frozenset[int]]
+    """The last 1 to MAX_INDEXED_ENDING characters of a name or alias -> the devices so named."""
 
     @classmethod
     def build(cls, names: Iterable[Sequence[str]]) -> KeywordIndex:
@@ -81,6 +85,7 @@ class KeywordIndex:
         postings: dict[str, set[int]] = defaultdict(set)
         bigrams: dict[str, set[int]] = defaultdict(set)
         by_name: dict[str, list[int]] = defaultdict(list)
+        endings: dict[str, set[int]] = defaultdict(set)
         for position, device_names in enumerate(names):
             entry = tuple(dict.fromkeys(compact(name) for name in device_names if name and compact(name)))
             compacted.append(entry)
@@ -90,11 +95,14 @@ class KeywordIndex:
                     postings[char].add(position)
                 for pair in char_ngrams(name, MIN_SHARED_CHARACTERS):
                     bigrams[pair].add(position)
+                for size in range(1, min(len(name), MAX_INDEXED_ENDING) + 1):
+                    endings[name[-size:]].add(position)
         return cls(
             compacted,
             {char: sorted(ids) for char, ids in postings.items()},
             dict(by_name),
             {pair: sorted(ids) for pair, ids in bigrams.items()},
+            {ending: frozenset(ids) for ending, ids in endings.items()},
         )
 
     def said_share(self, text: str) -> dict[int, float]:
@@ -115,9 +123,11 @@ class KeywordIndex:
         """Return the devices with a name or alias that ends with ``word`` (阳台灯 for 灯)."""
         if not word:
             return set()
+        if len(word) <= MAX_INDEXED_ENDING:
+            return set(self.endings.get(word, ()))
         return {
             position
-            for position in self.postings.get(word[-1], ())
+            for position in self.endings.get(word[-MAX_INDEXED_ENDING:], ())
             if any(name.endswith(word) for name in self.names[position])
         }
 
