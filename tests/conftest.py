@@ -15,11 +15,13 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry, async_
 import custom_components.context_retrieval  # noqa: F401
 from custom_components.context_retrieval.const import DOMAIN, REBUILD_COOLDOWN, SERVICE_RETRIEVE
 
-from .clients.smartthings_server import FakeSmartThings
+from .clients.smartthings_server import shared_account
 from .home import build_home
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator
+
+    from demo.smartthings_replay import SmartThingsReplay
 
 
 @pytest.fixture(autouse=True)
@@ -85,11 +87,11 @@ async def call_retrieve(hass: HomeAssistant, text: str, **data: Any) -> dict[str
 
 
 @pytest.fixture
-async def smartthings(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeSmartThings]:
+async def smartthings(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[SmartThingsReplay]:
     """A replayed SmartThings account (``../shared/data/smartthings``) the integration talks to."""
     from custom_components.context_retrieval.clients import smartthings as smartthings_client
 
-    server = FakeSmartThings()
+    server = shared_account()
     await server.start()
     monkeypatch.setattr(smartthings_client, "API_ROOT", server.base_url)
     yield server

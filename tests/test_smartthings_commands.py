@@ -11,8 +11,8 @@ from homeassistant.core import HomeAssistant
 from custom_components.context_retrieval.core import CommandSpec
 from custom_components.context_retrieval.core.smartthings import InvalidCommandError, smartthings_command
 from custom_components.context_retrieval.llm_api import API_ID, SMARTTHINGS_COMMAND_TOOL
+from demo.smartthings_replay import LOCATION, TOKEN, Failure, SmartThingsReplay
 
-from .clients.smartthings_server import LOCATION, TOKEN, Failure, FakeSmartThings
 from .conftest import settle
 from .ollama_server import FakeOllama, ModelTurn, ToolCall
 from .test_llm_api import add_agent, converse
@@ -56,7 +56,7 @@ def test_a_value_that_does_not_fit_is_refused(spec, value, message):
 
 
 @pytest.fixture
-def capable_light(smartthings: FakeSmartThings) -> None:
+def capable_light(smartthings: SmartThingsReplay) -> None:
     """Give 灯带 (阳台) the capabilities the real API lists for each component."""
     for item in smartthings.devices:
         if item["deviceId"] == "device-light-010":
@@ -65,7 +65,7 @@ def capable_light(smartthings: FakeSmartThings) -> None:
 
 
 @pytest.fixture
-def entry_options(smartthings: FakeSmartThings) -> dict[str, Any]:
+def entry_options(smartthings: SmartThingsReplay) -> dict[str, Any]:
     return {"smartthings_token": TOKEN, "smartthings_location_id": LOCATION}
 
 

@@ -14,15 +14,16 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from custom_components.context_retrieval.const import DOMAIN
 from custom_components.context_retrieval.diagnostics import async_get_config_entry_diagnostics
 from custom_components.context_retrieval.repairs import SPEC_FILE_UNREADABLE
+from demo.smartthings_replay import LOCATION, TOKEN, Failure, SmartThingsReplay
 
-from .clients.smartthings_server import LOCATION, SHARED_SMARTTHINGS, TOKEN, Failure, FakeSmartThings
+from .clients.smartthings_server import SHARED_SMARTTHINGS
 from .conftest import call_retrieve, settle
 
 pytestmark = pytest.mark.usefixtures("socket_enabled")
 
 
 @pytest.fixture
-def entry_options(smartthings: FakeSmartThings) -> dict[str, Any]:
+def entry_options(smartthings: SmartThingsReplay) -> dict[str, Any]:
     return {"smartthings_token": TOKEN, "smartthings_location_id": LOCATION}
 
 

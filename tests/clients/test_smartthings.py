@@ -15,8 +15,9 @@ from custom_components.context_retrieval.clients.smartthings import (
     SmartThingsRateLimitError,
     SmartThingsResponseError,
 )
+from demo.smartthings_replay import LOCATION, TOKEN, Failure, SmartThingsReplay
 
-from .smartthings_server import LOCATION, TOKEN, Failure, FakeSmartThings
+from .smartthings_server import shared_account
 
 pytestmark = pytest.mark.usefixtures("socket_enabled")
 FAST = RetryPolicy(timeout=5.0, max_attempts=3, retry_delay=0.01)
@@ -24,7 +25,7 @@ FAST = RetryPolicy(timeout=5.0, max_attempts=3, retry_delay=0.01)
 
 @pytest.fixture
 async def smartthings():
-    server = FakeSmartThings()
+    server = shared_account()
     await server.start()
     yield server
     await server.close()
@@ -36,7 +37,7 @@ async def session():
         yield client_session
 
 
-def client(session, server: FakeSmartThings, token: str = TOKEN) -> SmartThingsClient:
+def client(session, server: SmartThingsReplay, token: str = TOKEN) -> SmartThingsClient:
     return SmartThingsClient(session, token, server.base_url, FAST)
 
 
