@@ -274,11 +274,18 @@ def evaluate(home: LabelledHome, mode: str) -> list[TargetOutcome]:
         results = retrieve(
             utterance.text, home.devices, llm, ConversationState(), TOP_K, vector_searcher=index
         )
+        outcomes += score_utterance(utterance, results)
+    return outcomes
+
+
+def score_utterance(utterance: LabelledUtterance, results: list[RetrievalResult]) -> list[TargetOutcome]:
+    """Return one outcome per expected target of an utterance, however its results were retrieved."""
+    return [
+        TargetOutcome(utterance, number, score_target(target, result), results)
         for number, (target, result) in enumerate(
             zip(utterance.targets, align(utterance.targets, results), strict=True)
-        ):
-            outcomes.append(TargetOutcome(utterance, number, score_target(target, result), results))
-    return outcomes
+        )
+    ]
 
 
 def summarise(outcomes: Sequence[TargetOutcome]) -> dict[str, tuple[float, int]]:

@@ -235,6 +235,13 @@ def run_case(case: PipelineCase, devices: Sequence[Device], llm: Any) -> CaseOut
         results = list(retrieve(case.query, list(devices), llm, ConversationState(), top_k=TOP_K))
     except Exception as err:  # noqa: BLE001 - one broken case must not hide the others
         results, error = [], f"{type(err).__name__}: {err}"
+    return score_case(case, results, devices, error)
+
+
+def score_case(
+    case: PipelineCase, results: list[RetrievalResult], devices: Sequence[Device], error: str | None = None
+) -> CaseOutcome:
+    """Score the results of one utterance, however they were retrieved."""
     return CaseOutcome(
         case=case,
         results=results,

@@ -21,6 +21,7 @@ from .llm_prompt import llm_prompt_section
 from .paraphrase import paraphrase_section
 from .perturb import perturbation_section
 from .quality import quality_section
+from .smartthings_bridge import smartthings_bridge_section
 from .speed import speed_section
 
 if TYPE_CHECKING:
@@ -90,9 +91,18 @@ def main(argv: list[str] | None = None) -> int:
     print("\n" + speed, flush=True)
     ha, ha_checks = ha_service_section()
     print("\n" + ha, flush=True)
+    bridge, bridge_checks = smartthings_bridge_section(dataset, quick=args.quick)
+    print("\n" + bridge, flush=True)
     prompts, prompt_checks = llm_prompt_section()
     print("\n" + prompts, flush=True)
-    checks = quality_checks + labelled_homes_checks(figures) + speed_checks + ha_checks + prompt_checks
+    checks = [
+        *quality_checks,
+        *labelled_homes_checks(figures),
+        *speed_checks,
+        *ha_checks,
+        *bridge_checks,
+        *prompt_checks,
+    ]
     print("\n" + render_targets(checks))
     return 0
 
