@@ -22,7 +22,12 @@ from homeassistant.setup import async_setup_component
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 from pytest_homeassistant_custom_component.test_util.aiohttp import AiohttpClientMocker
 
-from custom_components.context_retrieval.config_flow import ENDPOINTS_SCHEMA, SETTINGS_SCHEMA, FlowError
+from custom_components.context_retrieval.config_flow import (
+    ENDPOINTS_SCHEMA,
+    REAUTH_SCHEMA,
+    SETTINGS_SCHEMA,
+    FlowError,
+)
 from custom_components.context_retrieval.const import (
     CONF_EMBEDDING_API_KEY,
     CONF_EMBEDDING_BACKEND,
@@ -586,10 +591,15 @@ def test_texts_pass_the_hassfest_checks(translation):
 def test_every_error_abort_field_and_option_is_translated(translation):
     for flow in ("config", "options"):
         assert set(translation[flow]["error"]) == set(FlowError)
-    assert set(translation["config"]["abort"]) == {"single_instance_allowed", "reconfigure_successful"}
+    assert set(translation["config"]["abort"]) == {
+        "single_instance_allowed",
+        "reconfigure_successful",
+        "reauth_successful",
+    }
     steps = {
         ("config", "user"): SETTINGS_SCHEMA,
         ("config", "reconfigure"): ENDPOINTS_SCHEMA,
+        ("config", "reauth_confirm"): REAUTH_SCHEMA,
         ("options", "init"): SETTINGS_SCHEMA,
     }
     for (flow, step_id), schema in steps.items():

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -19,12 +20,16 @@ import pytest
 
 from demo.ha import DEFAULT_UTTERANCES, LLM_SETTINGS
 from demo.layout import load_layout
-from demo.report import display_width, format_answer, format_command
+from demo.replayed_home import CONFIG_SPEC_FILE, ReplayedHome
+from demo.report import display_width, format_answer, format_command, format_prompt
 from tests.openai_server import FakeOpenAI, Reply
 
 REPOSITORY = Path(__file__).resolve().parent.parent
+SHARED_SMARTTHINGS = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "smartthings"
 DEMO_TIMEOUT = 240
 """Seconds the whole demo may take here (it takes well under 15 s)."""
+BALCONY_STRIP = "打开阳台的灯带"
+STUDY_AC = "把书房空调调到26度"
 
 
 @pytest.fixture(scope="module")
@@ -34,6 +39,37 @@ def demo_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[subprocess.Compl
     env = {key: value for key, value in os.environ.items() if key not in LLM_SETTINGS.values()}
     process = subprocess.run(
         [sys.executable, "-m", "demo", "--json", str(report), "打开客厅的灯"],
+        cwd=REPOSITORY,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=DEMO_TIMEOUT,
+        check=False,
+    )
+    assert report.exists(), process.stdout + process.stderr
+    return process, json.loads(report.read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def smartthings_demo_run(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> tuple[subprocess.CompletedProcess[str], dict]:
+    """Run ``python -m demo --smartthings-replay`` on the shared dump (a path relative to the repository)."""
+    report = tmp_path_factory.mktemp("demo-smartthings") / "report.json"
+    env = {key: value for key, value in os.environ.items() if key not in LLM_SETTINGS.values()}
+    dump = os.path.relpath(SHARED_SMARTTHINGS, REPOSITORY)
+    process = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "demo",
+            "--json",
+            str(report),
+            "--smartthings-replay",
+            dump,
+            BALCONY_STRIP,
+            STUDY_AC,
+        ],
         cwd=REPOSITORY,
         env=env,
         capture_output=True,
@@ -243,3 +279,100 @@ async def test_demo_serve_keeps_home_assistant_running_until_interrupted(tmp_pat
     assert "log in as demo / demo-password" in output
     assert "stop Home Assistant: exit code 0" in output
     assert (state / "config" / ".storage" / "auth").exists()  # kept for the next run
+
+
+def test_smartthings_replay_demo_runs_through_the_replay(smartthings_demo_run):
+    process, report = smartthings_demo_run
+    assert process.returncode == 0, process.stdout + process.stderr
+    assert report["succeeded"] is True
+    assert report["ha_exit_code"] == 0
+    assert report["layout"].startswith("30 SmartThings devices in 5 rooms")
+    assert "replay SmartThings" in report["phases"]
+    assert "added through the config flow (offline parser, SmartThings replay)" in process.stdout
+    smartthings = report["smartthings"]
+    assert smartthings["spec"] == CONFIG_SPEC_FILE
+    # The config flow's check is the first request: the API root was patched inside Home
+    # Assistant's process, on the module it loaded, before the flow ran.
+    assert smartthings["requests"][0] == "GET /v1/locations/location-1/rooms"
+    assert "GET /v1/devices?locationId=location-1" in smartthings["requests"]
+    assert "GET /v1/devices?locationId=location-1&page=4" in smartthings["requests"]  # every page
+    assert smartthings["commands"] == []
+
+
+def test_smartthings_replay_demo_finds_the_balcony_light_strip(smartthings_demo_run):
+    process, report = smartthings_demo_run
+    strip, ac = report["answers"]
+    assert [strip["text"], ac["text"]] == [BALCONY_STRIP, STUDY_AC]
+    [result] = strip["response"]["results"]
+    top = result["candidates"][0]
+    assert (top["entity_id"], top["capability_id"], top["room"]) == (
+        "device-light-010",
+        "main-switch-on",
+        "阳台",
+    )
+    [result] = ac["response"]["results"]
+    top = result["candidates"][0]
+    assert top["entity_id"] == "device-ac-003"
+    assert top["capability_id"] == "main-thermostatCoolingSetpoint-setCoolingSetpoint"
+    # Only the replayed household is indexed: the bundled home's entities stay unexposed.
+    ids = {
+        c["entity_id"]
+        for answer in report["answers"]
+        for r in answer["response"]["results"]
+        for c in r["candidates"]
+    }
+    assert all("." not in entity_id for entity_id in ids)
+    assert "SmartThings device ids (not Home Assistant entity ids)" in process.stdout
+    assert "device-light-010  灯带 @阳台  main-switch-on" in process.stdout
+
+
+def test_smartthings_replay_demo_prompt_lists_spec_commands(smartthings_demo_run):
+    process, report = smartthings_demo_run
+    strip, ac = (answer["agent_prompt"] for answer in report["answers"])
+    assert "id: device-light-010" in strip["prompt"]
+    assert "id: main-switch-on\n    description: 电源启用" in strip["prompt"]
+    assert "context_retrieval__SmartThingsCommand" in strip["tools"]
+    assert "description: 设置制冷设定点为特定温度值" in ac["prompt"]
+    assert "value_range:\n      minimum: 16\n      maximum: 30" in ac["prompt"]
+    assert "│     description: 电源启用" in process.stdout
+    assert "Assist cannot see these devices" in process.stdout
+    assert "SmartThings replay: 7 requests answered, 0 commands" in process.stdout
+
+
+def test_replayed_home_samples_labelled_queries_else_device_names(tmp_path):
+    labelled = ReplayedHome.from_dump(SHARED_SMARTTHINGS)
+    assert len(labelled.samples) == len(set(labelled.samples)) == 8
+    assert labelled.samples[0] == "打开客厅主灯"  # spread over pipeline_cases.jsonl, first case first
+    for name in ("devices.jsonl", "rooms.jsonl"):
+        shutil.copyfile(SHARED_SMARTTHINGS / name, tmp_path / name)
+    bare = ReplayedHome.from_dump(tmp_path)
+    assert bare.samples[:3] == ["打开客厅的主灯", "打开客厅的窗帘", "打开客厅的空调"]  # one per category
+    assert len(bare.samples) == 8
+    assert bare.install_spec(tmp_path) is None
+    assert set(bare.flow_settings(None)) == {"smartthings_token", "smartthings_location_id"}
+    assert labelled.install_spec(tmp_path) == CONFIG_SPEC_FILE
+    assert (tmp_path / CONFIG_SPEC_FILE).read_bytes() == (SHARED_SMARTTHINGS / "spec.jsonl").read_bytes()
+    assert labelled.flow_settings(CONFIG_SPEC_FILE)["smartthings_spec"] == CONFIG_SPEC_FILE
+    (tmp_path / "devices.jsonl").write_text("", encoding="utf-8")
+    with pytest.raises(ValueError, match="no named device"):
+        ReplayedHome.from_dump(tmp_path)
+
+
+def test_prompt_without_assist_comparison_for_smartthings_devices():
+    agent = {
+        "prompt": "devices: []",
+        "tools": ["context_retrieval__SmartThingsCommand"],
+        "size": {"characters": 11, "tokens": 3},
+        "assist_size": {"characters": 116, "tokens": 29},
+    }
+    compared = format_prompt(agent)
+    alone = format_prompt(agent, compare_with_assist=False)
+    assert "10.5x smaller" in compared[0]
+    assert alone[0].endswith(
+        "~3 tokens (Assist cannot see these devices: they are not Home Assistant entities)"
+    )
+    assert (
+        alone[1:]
+        == compared[1:]
+        == ["    │ devices: []", "  its tools: context_retrieval__SmartThingsCommand"]
+    )

@@ -121,8 +121,9 @@ def test_services_yaml_fields_have_valid_selectors_and_translations():
         translated = STRINGS["services"][service]
         assert translated["name"]
         assert translated["description"]
-        assert set(description["fields"]) == set(translated["fields"])
-        for field, spec in description["fields"].items():
+        fields = (description or {}).get("fields", {})
+        assert set(fields) == set(translated.get("fields", {}))
+        for field, spec in fields.items():
             selector.validate_selector(spec["selector"])
             assert translated["fields"][field]["name"]
             assert translated["fields"][field]["description"]

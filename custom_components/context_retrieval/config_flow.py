@@ -125,6 +125,8 @@ ENDPOINTS_SCHEMA: Final = vol.Schema(
     }
 )
 """The endpoint settings: the reconfigure step's form."""
+REAUTH_SCHEMA: Final = vol.Schema({vol.Required(CONF_SMARTTHINGS_TOKEN): _SECRET})
+"""A new SmartThings token: the re-authentication form."""
 SMARTTHINGS_KEYS: Final = (CONF_SMARTTHINGS_TOKEN, CONF_SMARTTHINGS_LOCATION_ID)
 SETTINGS_SCHEMA: Final = ENDPOINTS_SCHEMA.extend(
     {
@@ -315,6 +317,26 @@ class ContextRetrievalConfigFlow(ConfigFlow, domain=DOMAIN):
             step_id="reconfigure",
             data_schema=self.add_suggested_values_to_schema(ENDPOINTS_SCHEMA, user_input or entry.options),
             errors=errors,
+        )
+
+    async def async_step_reauth(self, entry_data: Mapping[str, Any]) -> ConfigFlowResult:  # noqa: ARG002 - HA signature
+        """SmartThings refused the direct connection's token: ask for a new one."""
+        return await self.async_step_reauth_confirm()
+
+    async def async_step_reauth_confirm(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
+        """Check the new token on the entry's location, then store it and reload."""
+        entry = self._get_reauth_entry()
+        errors: dict[str, str] = {}
+        if user_input is not None:
+            settings = {**entry.options, **clean_settings(user_input)}
+            errors = smartthings_field_errors(settings) or await async_check_smartthings(self.hass, settings)
+            if not errors:
+                return self.async_update_reload_and_abort(entry, options=settings)
+        return self.async_show_form(
+            step_id="reauth_confirm",
+            data_schema=REAUTH_SCHEMA,
+            errors=errors,
+            description_placeholders={"location": entry.options.get(CONF_SMARTTHINGS_LOCATION_ID, "")},
         )
 
     @staticmethod

@@ -33,6 +33,7 @@ MAX_TOP_K: Final = 50
 
 # The retrieve service.
 SERVICE_RETRIEVE: Final = "retrieve"
+SERVICE_REFRESH: Final = "refresh"
 ATTR_TEXT: Final = "text"
 ATTR_TOP_K: Final = "top_k"
 ATTR_CONVERSATION_ID: Final = "conversation_id"

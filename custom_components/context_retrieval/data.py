@@ -77,10 +77,10 @@ class ContextRetrievalData:
     parser: LLMParser | None
     """The LLM parser, None when no LLM is configured (the offline parser parses)."""
     conversations: ConversationStates
+    smartthings: SmartThingsSource
+    """The SmartThings account: the direct connection, else Home Assistant's SmartThings entry."""
     embeddings: RemoteEmbeddings | None = None
     """The openai embedding backend, None with the local embedder."""
-    smartthings: SmartThingsSource | None = None
-    """The SmartThings direct connection, None when not configured."""
 
 
 type ContextRetrievalConfigEntry = ConfigEntry[ContextRetrievalData]

@@ -36,5 +36,5 @@ async def async_get_config_entry_diagnostics(
             "failing": data.parser.failing if data.parser else False,
         },
         "conversations": len(data.conversations),
-        "smartthings": data.smartthings.diagnostics() if data.smartthings else None,
+        "smartthings": data.smartthings.diagnostics(),
     }

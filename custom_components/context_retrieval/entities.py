@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from homeassistant.components.conversation import DOMAIN as CONVERSATION_DOMAIN
@@ -76,16 +76,31 @@ class ExposedEntity:
     name: str
     aliases: tuple[str, ...]
     room: str
+    smartthings: Device | None = None
+    """The SmartThings device this entity is the main entity of (Home Assistant's SmartThings)."""
 
     def to_device(self) -> Device:
-        """Return the engine's device (commands from the shipped entity spec)."""
+        """Return the engine's device: commands from the shipped entity spec, and SmartThings'.
+
+        The main entity of a SmartThings device keeps its id and name and gains the
+        device's SmartThings category (when known), profile and commands.
+        """
         domain = self.facts.entity_id.partition(".")[0]
+        category = category_for(domain, self.facts.device_class, self.facts.attributes)
+        commands = commands_for_entity(self.facts)
+        profile_id = None
+        if (smartthings := self.smartthings) is not None:
+            if smartthings.category != UNKNOWN_CATEGORY:
+                category = smartthings.category
+            commands = [*commands, *smartthings.commands]
+            profile_id = smartthings.profile_id
         return Device(
             id=self.facts.entity_id,
             name=self.name,
             room=self.room,
-            category=category_for(domain, self.facts.device_class, self.facts.attributes),
-            commands=commands_for_entity(self.facts),
+            category=category,
+            commands=commands,
+            profile_id=profile_id,
             aliases=list(self.aliases),
         )
 
@@ -97,7 +112,9 @@ class HomeSnapshot:
     entities: tuple[ExposedEntity, ...]
     rooms: tuple[Room, ...]
     other_devices: tuple[Device, ...] = ()
-    """Devices from outside Home Assistant (the SmartThings direct connection)."""
+    """Devices from outside Home Assistant (SmartThings devices Home Assistant lacks)."""
+    smartthings_ids: Mapping[str, str] = field(default_factory=dict)
+    """The SmartThings deviceId of each device that has one (its entity id or its own id)."""
 
     def devices(self) -> list[Device]:
         """Return the engine's devices of the snapshot."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from time import perf_counter
 from typing import TYPE_CHECKING, Any
 
@@ -30,8 +30,10 @@ from .core import Device, HomeIndex, build_vector_searcher, with_embedder
 from .embeddings import EmbeddingUnavailable, RemoteEmbeddings, ThreadEmbedder
 from .entities import HomeSnapshot, async_snapshot_home
 from .entity_commands import DOMAIN_SPECS
+from .smartthings_source import async_with_smartthings
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from datetime import datetime
 
     from .core import Room
@@ -55,6 +57,8 @@ class BuiltHome:
     by_id: dict[str, Device] = field(repr=False)
     remote_index: HomeIndex | None = None
     """The same index with the embedding endpoint's vectors (None: local embedder, or it failed)."""
+    smartthings_ids: Mapping[str, str] = field(default_factory=dict)
+    """The SmartThings deviceId of each device that has one (its commands run through SmartThings)."""
 
     def stats(self) -> dict[str, Any]:
         """Return figures about the build, for diagnostics."""
@@ -95,6 +99,7 @@ def build_home(snapshot: HomeSnapshot, remote: RemoteEmbeddings | None = None) -
         build_seconds=perf_counter() - started,
         by_id={device.id: device for device in devices},
         remote_index=remote_index,
+        smartthings_ids=snapshot.smartthings_ids,
     )
 
 
@@ -150,16 +155,10 @@ def _device_change_matters(event_data: dr.EventDeviceRegistryUpdatedData) -> boo
 async def _async_build(
     hass: HomeAssistant, remote: RemoteEmbeddings | None, smartthings: SmartThingsSource | None
 ) -> BuiltHome:
-    """Snapshot the home on the loop (and the SmartThings devices it lacks); build it in the executor."""
+    """Snapshot the home and its SmartThings devices on the loop; build it in the executor."""
     snapshot = async_snapshot_home(hass)
     if smartthings is not None:
-        devices, rooms = smartthings.devices_for(hass)
-        known = {room.name for room in snapshot.rooms}
-        snapshot = replace(
-            snapshot,
-            other_devices=devices,
-            rooms=(*snapshot.rooms, *(room for room in rooms if room.name not in known)),
-        )
+        snapshot = async_with_smartthings(hass, snapshot, smartthings)
     built = await hass.async_add_executor_job(build_home, snapshot, remote)
     LOGGER.debug(
         "Indexed %d exposed entities in %d areas in %.3f s",

@@ -5,10 +5,14 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
+from homeassistant.config_entries import SIGNAL_CONFIG_ENTRY_CHANGED, ConfigEntry, ConfigEntryChange
+from homeassistant.core import callback
 from homeassistant.helpers import config_validation as cv
 from homeassistant.helpers import llm
 from homeassistant.helpers.aiohttp_client import async_get_clientsession
+from homeassistant.helpers.dispatcher import async_dispatcher_connect
 from homeassistant.helpers.event import async_track_time_interval
+from homeassistant.helpers.start import async_at_started
 
 from .clients import smartthings as smartthings_client
 from .clients.openai_chat import OpenAICompatibleChat
@@ -32,7 +36,16 @@ from .llm_api import API_ID, API_NAME, ContextRetrievalAPI
 from .parser import LLMParser
 from .repairs import async_check_agents, async_report_spec_file
 from .services import async_setup_services
-from .smartthings_source import SmartThingsSource, SpecFileError, read_spec_file
+from .smartthings_entry import HomeAssistantAccount
+from .smartthings_source import (
+    SMARTTHINGS_DOMAIN,
+    DirectAccount,
+    SmartThingsAccount,
+    SmartThingsSource,
+    SpecFileError,
+    async_refresh_account,
+    read_spec_file,
+)
 from .websocket_api import async_setup_websocket_api
 
 if TYPE_CHECKING:
@@ -66,10 +79,9 @@ async def async_setup_entry(hass: HomeAssistant, entry: ContextRetrievalConfigEn
     index = await HomeIndexManager.async_create(hass, embeddings, smartthings)
     entry.async_on_unload(index.async_stop)
     entry.runtime_data = ContextRetrievalData(
-        settings, index, parser, ConversationStates(), embeddings, smartthings
+        settings, index, parser, ConversationStates(), smartthings, embeddings
     )
-    if smartthings is not None:
-        _async_follow_smartthings(hass, entry, smartthings, index)
+    _async_follow_smartthings(hass, entry, smartthings)
     api = ContextRetrievalAPI(hass=hass, id=API_ID, name=API_NAME, entry=entry)
     entry.async_on_unload(llm.async_register_api(hass, api))
     async_check_agents(hass, API_ID)
@@ -105,14 +117,12 @@ async def _async_remote_embeddings(hass: HomeAssistant, settings: Settings) -> R
     )
 
 
-async def _async_smartthings_source(hass: HomeAssistant, settings: Settings) -> SmartThingsSource | None:
-    """Return the SmartThings direct connection, when a token and a location are configured.
+async def _async_smartthings_source(hass: HomeAssistant, settings: Settings) -> SmartThingsSource:
+    """Return the SmartThings account: the direct connection when configured, else Home Assistant's.
 
     A user spec file that cannot be read is a repair issue (and an error line); the
-    connection then works from the shipped capability table alone.
+    account then works from the shipped capability table alone.
     """
-    if not (settings.smartthings_token and settings.smartthings_location_id):
-        return None
     spec = SpecIndex()
     if settings.smartthings_spec:
         try:
@@ -122,28 +132,46 @@ async def _async_smartthings_source(hass: HomeAssistant, settings: Settings) -> 
             async_report_spec_file(hass, str(err))
         else:
             async_report_spec_file(hass, None)
-    client = SmartThingsClient(
-        async_get_clientsession(hass), settings.smartthings_token, smartthings_client.API_ROOT
-    )
-    return SmartThingsSource(client, settings.smartthings_location_id, spec)
+    account: SmartThingsAccount = HomeAssistantAccount(hass)
+    if settings.smartthings_token and settings.smartthings_location_id:
+        client = SmartThingsClient(
+            async_get_clientsession(hass), settings.smartthings_token, smartthings_client.API_ROOT
+        )
+        account = DirectAccount(client, settings.smartthings_location_id)
+    return SmartThingsSource(account, spec)
 
 
 def _async_follow_smartthings(
     hass: HomeAssistant,
     entry: ContextRetrievalConfigEntry,
     source: SmartThingsSource,
-    index: HomeIndexManager,
 ) -> None:
-    """Read the account now (in the background) and on a timer; rebuild the index when it changed."""
+    """Read the account once Home Assistant has started, on a timer, and when its entry changes.
+
+    The index is rebuilt when the device list changed.
+    """
 
     async def async_refresh(*_: Any) -> None:
-        if await source.async_refresh():
-            index.async_schedule_rebuild()
+        if await async_refresh_account(hass, entry):
+            entry.runtime_data.index.async_schedule_rebuild()
 
-    entry.async_create_background_task(hass, async_refresh(), f"{DOMAIN} SmartThings refresh")
+    @callback
+    def async_refresh_in_background(*_: Any) -> None:
+        entry.async_create_background_task(hass, async_refresh(), f"{DOMAIN} SmartThings refresh")
+
+    @callback
+    def async_entry_changed(change: ConfigEntryChange, changed: ConfigEntry) -> None:
+        if changed.domain == SMARTTHINGS_DOMAIN and change is ConfigEntryChange.UPDATED:
+            async_refresh_in_background()
+
+    entry.async_on_unload(async_at_started(hass, async_refresh_in_background))
     entry.async_on_unload(
         async_track_time_interval(hass, async_refresh, timedelta(seconds=SMARTTHINGS_REFRESH_INTERVAL))
     )
+    if isinstance(source.account, HomeAssistantAccount):
+        entry.async_on_unload(
+            async_dispatcher_connect(hass, SIGNAL_CONFIG_ENTRY_CHANGED, async_entry_changed)
+        )
 
 
 async def async_unload_entry(hass: HomeAssistant, entry: ContextRetrievalConfigEntry) -> bool:  # noqa: ARG001

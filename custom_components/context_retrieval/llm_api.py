@@ -32,8 +32,8 @@ from .retrieval import async_retrieve, retrieved_device_ids
 if TYPE_CHECKING:
     from homeassistant.core import HomeAssistant
 
-    from .core import Device
     from .data import ContextRetrievalConfigEntry
+    from .index import BuiltHome
     from .smartthings_source import SmartThingsSource
 
 API_ID = DOMAIN
@@ -79,8 +79,8 @@ class ContextRetrievalAPI(llm.API):
             context = NO_REQUEST_PROMPT.rstrip("\n")
         own: list[llm.Tool] = [LiveContextTool(scope), SearchDevicesTool(self.entry, scope)]
         data = self.entry.runtime_data
-        if data.smartthings is not None:
-            own.append(SmartThingsCommandTool(data.smartthings, data.index.current.by_id, scope.device_ids))
+        if data.index.current.smartthings_ids:
+            own.append(SmartThingsCommandTool(data.smartthings, data.index.current, scope.device_ids))
         prompts, tools = await _async_assist_parts(self.hass, llm_context, context, own)
         return llm.APIInstance(
             api=self,
@@ -228,13 +228,14 @@ class SearchDevicesTool(llm.Tool):
 
 
 class SmartThingsCommandTool(llm.Tool):
-    """Send one listed command to a device of the turn that only SmartThings has."""
+    """Send one listed SmartThings command to a device of the turn."""
 
     name = SMARTTHINGS_COMMAND_TOOL
     title = "Run a SmartThings command"
     description = (
-        "Runs a command listed in the context for a SmartThings device (an id without a dot, which "
-        "the intent tools cannot reach): give the device id, the command id as listed, and its value "
+        "Runs a SmartThings command listed in the context (an id like main-switch-on): for a device "
+        "only SmartThings has (an id without a dot, which the intent tools cannot reach) or a "
+        "command the intent tools lack. Give the device id, the command id as listed, and its value "
         "when the command lists a value_range or value_list."
     )
     parameters = vol.Schema(
@@ -249,10 +250,10 @@ class SmartThingsCommandTool(llm.Tool):
     annotations = llm.ToolAnnotations(idempotent=True, open_world=True)
     integration = DOMAIN
 
-    def __init__(self, source: SmartThingsSource, devices: dict[str, Device], scope: set[str]) -> None:
-        """Run commands through ``source`` for the devices of ``scope``."""
+    def __init__(self, source: SmartThingsSource, built: BuiltHome, scope: set[str]) -> None:
+        """Run commands through ``source``'s account for the SmartThings devices of ``scope``."""
         self.source = source
-        self.devices = devices
+        self.built = built
         self.scope = scope
 
     @override
@@ -264,15 +265,16 @@ class SmartThingsCommandTool(llm.Tool):
             arguments = self.parameters(tool_input.tool_args)
         except vol.Invalid as err:
             return _tool_error(f"Invalid arguments: {err}")
-        device = self.devices.get(arguments["device_id"])
-        if device is None or device.id not in self.scope or device.id not in self.source.device_ids():
+        device = self.built.by_id.get(arguments["device_id"])
+        smartthings_id = self.built.smartthings_ids.get(arguments["device_id"])
+        if device is None or smartthings_id is None or device.id not in self.scope:
             return _tool_error(f"{arguments['device_id']} is no SmartThings device in this turn's context")
         spec = next((c for c in device.commands if c.id == arguments["command_id"]), None)
         if spec is None:
             return _tool_error(f"{device.name} has no command {arguments['command_id']}")
         try:
             command = smartthings_command(spec, arguments.get("value"))
-            answer = await self.source.client.async_execute(device.id, [command])
+            answer = await self.source.account.async_execute(smartthings_id, command)
         except InvalidCommandError as err:
             return _tool_error(str(err))
         except SmartThingsError as err:

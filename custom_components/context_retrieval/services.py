@@ -1,4 +1,4 @@
-"""The ``context_retrieval.retrieve`` service (CONTRACT §4)."""
+"""The ``context_retrieval.retrieve`` service (CONTRACT §4) and ``context_retrieval.refresh``."""
 
 from __future__ import annotations
 
@@ -17,9 +17,11 @@ from .const import (
     MAX_TEXT_LENGTH,
     MAX_TOP_K,
     MIN_TOP_K,
+    SERVICE_REFRESH,
     SERVICE_RETRIEVE,
 )
 from .retrieval import async_retrieve
+from .smartthings_source import async_refresh_account
 
 if TYPE_CHECKING:
     from .data import ContextRetrievalConfigEntry
@@ -99,7 +101,7 @@ def _loaded_entry(hass: HomeAssistant) -> ContextRetrievalConfigEntry:
 
 @callback
 def async_setup_services(hass: HomeAssistant) -> None:
-    """Register ``context_retrieval.retrieve`` (once, for whichever entry is loaded)."""
+    """Register the services (once, for whichever entry is loaded)."""
 
     async def async_handle_retrieve(call: ServiceCall) -> ServiceResponse:
         """Return the devices and commands the utterance needs."""
@@ -114,4 +116,16 @@ def async_setup_services(hass: HomeAssistant) -> None:
 
     hass.services.async_register(
         DOMAIN, SERVICE_RETRIEVE, async_handle_retrieve, supports_response=SupportsResponse.ONLY
+    )
+
+    async def async_handle_refresh(call: ServiceCall) -> ServiceResponse:  # noqa: ARG001 - HA signature
+        """Read the SmartThings account again and rebuild the index now; return what it holds."""
+        entry = _loaded_entry(hass)
+        data = entry.runtime_data
+        await async_refresh_account(hass, entry)
+        await data.index.async_rebuild()
+        return {"devices": len(data.index.current.devices), "smartthings": data.smartthings.diagnostics()}
+
+    hass.services.async_register(
+        DOMAIN, SERVICE_REFRESH, async_handle_refresh, supports_response=SupportsResponse.OPTIONAL
     )

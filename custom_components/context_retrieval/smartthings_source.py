@@ -1,19 +1,25 @@
-"""SmartThings devices through the direct connection: fetched on a timer, the last good list kept.
+"""SmartThings devices, from an account read on a timer and on demand, the last good list kept.
 
-The account's devices and rooms are read with the REST client (never on the request path)
-and turned into engine devices: commands from the device's profile when a spec knows it,
-else from the capabilities its components list (the shipped capability table). A failed
-refresh keeps the last good list and says why (``last_error``; an expired token sets
-``auth_failed``). Devices Home Assistant already has through its own SmartThings
-integration (device-registry identifier ``("smartthings", deviceId)``) are left to it.
+The account is Home Assistant's own SmartThings integration (``smartthings_entry``) or the
+direct connection of our options (``DirectAccount``). Its devices and rooms are read
+in the background, never on the request path, and turned into engine devices: commands
+from the device's profile when a spec knows it, else from the capabilities its
+components list (the shipped capability table). A failed read keeps the last good list
+and says why (``last_error``; a refused token sets ``auth_failed``).
+
+A device Home Assistant has registered (device-registry identifier ``("smartthings",
+deviceId)``) appears once: its main exposed entity keeps its entity id and gains the
+SmartThings category and commands. The others are devices of their own.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, Protocol
 
+from homeassistant.core import callback
 from homeassistant.helpers import device_registry as dr
+from homeassistant.helpers import entity_registry as er
 from homeassistant.util import dt as dt_util
 
 from .clients.smartthings import SmartThingsAuthError, SmartThingsError
@@ -21,14 +27,21 @@ from .const import LOGGER
 from .core import Device, Room, SpecIndex, devices_from_smartthings, load_spec
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from datetime import datetime
 
     from homeassistant.core import HomeAssistant
 
     from .clients.smartthings import SmartThingsClient
+    from .data import ContextRetrievalConfigEntry
+    from .entities import HomeSnapshot
 
 SMARTTHINGS_DOMAIN = "smartthings"
 """Home Assistant's SmartThings integration (its device-registry identifiers)."""
+SENSOR_DOMAINS = frozenset({"sensor", "binary_sensor", "event", "update", "button"})
+"""Domains of the entities that read or announce a device rather than being it."""
+
+type Items = list[Mapping[str, Any]]
 
 
 class SpecFileError(Exception):
@@ -50,6 +63,44 @@ def read_spec_file(hass: HomeAssistant, path: str) -> SpecIndex:
     return spec
 
 
+class SmartThingsAccount(Protocol):
+    """Where SmartThings devices are read from and their commands sent to."""
+
+    async def async_read(self) -> tuple[Items, Items]:
+        """Return the device items (``GET /v1/devices``) and room items of the account.
+
+        Raises ``SmartThingsError`` (``SmartThingsAuthError`` for a refused token).
+        """
+
+    async def async_execute(self, device_id: str, command: Mapping[str, Any]) -> Any:
+        """Send one command (``component``, ``capability``, ``command``, ``arguments``) to a device."""
+
+    def diagnostics(self) -> dict[str, Any]:
+        """Return what the account is, for diagnostics."""
+
+
+@dataclass(slots=True)
+class DirectAccount:
+    """The direct connection of our options: a token and a location, through our REST client."""
+
+    client: SmartThingsClient
+    location_id: str
+
+    async def async_read(self) -> tuple[Items, Items]:
+        """Return the location's device items (every page) and room items."""
+        return await self.client.async_devices(self.location_id), await self.client.async_rooms(
+            self.location_id
+        )
+
+    async def async_execute(self, device_id: str, command: Mapping[str, Any]) -> Any:
+        """Send one command through the REST client."""
+        return await self.client.async_execute(device_id, [command])
+
+    def diagnostics(self) -> dict[str, Any]:
+        """Return the connection's kind and location."""
+        return {"account": "direct", "location_id": self.location_id}
+
+
 @dataclass(frozen=True, slots=True)
 class SmartThingsHome:
     """One good read of the account: its devices and rooms, and when."""
@@ -61,10 +112,9 @@ class SmartThingsHome:
 
 @dataclass(slots=True)
 class SmartThingsSource:
-    """The direct connection to one SmartThings location."""
+    """The devices of one SmartThings account: the last good read and the last failure."""
 
-    client: SmartThingsClient
-    location_id: str
+    account: SmartThingsAccount
     spec: SpecIndex = field(default_factory=SpecIndex)
     last_good: SmartThingsHome | None = None
     last_error: str | None = None
@@ -75,8 +125,7 @@ class SmartThingsSource:
     async def async_refresh(self) -> bool:
         """Read the account again; return True when the device list changed."""
         try:
-            items = await self.client.async_devices(self.location_id)
-            rooms = await self.client.async_rooms(self.location_id)
+            items, rooms = await self.account.async_read()
         except SmartThingsError as err:
             self.auth_failed = isinstance(err, SmartThingsAuthError)
             if self.last_error is None:
@@ -87,33 +136,97 @@ class SmartThingsSource:
             LOGGER.info("SmartThings can be read again")
         self.last_error, self.auth_failed = None, False
         devices = tuple(devices_from_smartthings(items, rooms, self.spec))
+        before = self.last_good
+        if before is not None and devices == before.devices:
+            self.last_good = replace(before, fetched_at=dt_util.utcnow())  # the index keeps using these
+            return False
         names = sorted({device.room for device in devices if device.room})
-        before = self.last_good.devices if self.last_good else None
         self.last_good = SmartThingsHome(devices, tuple(Room(name) for name in names), dt_util.utcnow())
-        return devices != before
-
-    def devices_for(self, hass: HomeAssistant) -> tuple[tuple[Device, ...], tuple[Room, ...]]:
-        """Return the devices Home Assistant does not have already, and their rooms (event loop)."""
-        if self.last_good is None:
-            return (), ()
-        registry = dr.async_get(hass)
-        devices = tuple(
-            device
-            for device in self.last_good.devices
-            if registry.async_get_device(identifiers={(SMARTTHINGS_DOMAIN, device.id)}) is None
-        )
-        return devices, self.last_good.rooms
-
-    def device_ids(self) -> set[str]:
-        """Return the ids of the account's devices (the last good read)."""
-        return {device.id for device in self.last_good.devices} if self.last_good else set()
+        return True
 
     def diagnostics(self) -> dict[str, object]:
         """Return the source's state, for diagnostics."""
-        return {
-            "location_id": self.location_id,
+        return self.account.diagnostics() | {
             "devices": len(self.last_good.devices) if self.last_good else 0,
             "fetched_at": self.last_good.fetched_at.isoformat() if self.last_good else None,
             "last_error": self.last_error,
             "auth_failed": self.auth_failed,
         }
+
+
+async def async_refresh_account(hass: HomeAssistant, entry: ContextRetrievalConfigEntry) -> bool:
+    """Read an entry's SmartThings account again; return True when its devices changed.
+
+    A token SmartThings refuses on the direct connection starts a re-authentication flow
+    (Home Assistant's SmartThings entry re-authenticates itself; diagnostics show its state).
+    """
+    source = entry.runtime_data.smartthings
+    changed = await source.async_refresh()
+    if source.auth_failed and isinstance(source.account, DirectAccount):
+        entry.async_start_reauth(hass)
+    return changed
+
+
+@callback
+def async_with_smartthings(
+    hass: HomeAssistant, snapshot: HomeSnapshot, source: SmartThingsSource
+) -> HomeSnapshot:
+    """Return the snapshot with the account's devices, each once (event loop only).
+
+    A device Home Assistant registered gives its category and commands to its main
+    exposed entity (none exposed: the user left it out); any other is a device of its
+    own, and its room joins the rooms.
+    """
+    if source.last_good is None:
+        return snapshot
+    registered = _registered_devices(hass, source.last_good.devices)
+    entities = er.async_get(hass)
+    exposed = {entity.facts.entity_id: index for index, entity in enumerate(snapshot.entities)}
+    merged = list(snapshot.entities)
+    own: list[Device] = []
+    ids: dict[str, str] = {}
+    for device in source.last_good.devices:
+        device_entry = registered.get(device.id)
+        if device_entry is None:
+            own.append(device)
+            ids[device.id] = device.id
+            continue
+        entries = [
+            entry
+            for entry in er.async_entries_for_device(entities, device_entry.id)
+            if entry.entity_id in exposed
+        ]
+        if entries:
+            main = min(entries, key=_main_entity_order)
+            position = exposed[main.entity_id]
+            merged[position] = replace(merged[position], smartthings=device)
+            ids[main.entity_id] = device.id
+    known = {room.name for room in snapshot.rooms}
+    rooms = [room for room in source.last_good.rooms if room.name not in known]
+    return replace(
+        snapshot,
+        entities=tuple(merged),
+        other_devices=(*snapshot.other_devices, *own),
+        rooms=(*snapshot.rooms, *rooms),
+        smartthings_ids=ids,
+    )
+
+
+def _registered_devices(hass: HomeAssistant, devices: tuple[Device, ...]) -> dict[str, dr.DeviceEntry]:
+    """Return Home Assistant's device of each SmartThings deviceId it registered (one registry query)."""
+    identifiers = {(SMARTTHINGS_DOMAIN, device.id) for device in devices}
+    found: dict[str, dr.DeviceEntry] = {}
+    for entry in dr.async_get(hass).async_get_devices(identifiers=identifiers):
+        for domain, identifier in entry.identifiers:
+            if domain == SMARTTHINGS_DOMAIN and (domain, identifier) in identifiers:
+                found[identifier] = entry
+    return found
+
+
+def _main_entity_order(entry: er.RegistryEntry) -> tuple[bool, int, str]:
+    """Order a SmartThings device's entities: the device itself first, its readings last.
+
+    Home Assistant's SmartThings entities are ``{deviceId}_{component}[_{capability}...]``:
+    the shortest unique id of an entity that is not a reading is the device's own.
+    """
+    return (entry.domain in SENSOR_DOMAINS, len(entry.unique_id), entry.entity_id)
