@@ -6,7 +6,10 @@ onboards it, writes the floors, areas, aliases and Assist exposure of
 the LLM of ``LLM_BASE_URL``/``LLM_API_KEY``/``LLM_MODEL``), waits for its index, then
 asks ``context_retrieval.retrieve`` about each utterance, in one conversation (so 它
 refers back), and stops Home Assistant. ``--serve`` keeps it running instead, with its
-state under ``.demo/``, until Ctrl-C.
+state under ``.demo/``, until Ctrl-C. ``--smartthings-replay DIR`` serves a SmartThings dump
+locally (``demo.replayed_home``) and asks about that household instead: the integration
+reads it through its SmartThings direct connection, and the bundled home's entities stay
+unexposed.
 """
 
 from __future__ import annotations
@@ -27,7 +30,15 @@ from typing import TYPE_CHECKING, Any
 import aiohttp
 
 from demo.api import Credentials, DemoError, HomeAssistantApi
-from demo.layout import Layout, LayoutError, async_apply_layout, async_set_initial_states, load_layout
+from demo.layout import (
+    EMPTY_LAYOUT,
+    Layout,
+    LayoutError,
+    async_apply_layout,
+    async_set_initial_states,
+    load_layout,
+)
+from demo.replayed_home import ReplayedHome
 from demo.report import emit, format_answer, format_prompt
 from demo.server import REPOSITORY, HomeAssistantProcess, free_port, port_is_free, prepare_config
 
@@ -58,6 +69,7 @@ READY_CONVERSATION_ID = "demo-ready-check"
 # A local demo account, printed for the user to log in with (Home Assistant listens on 127.0.0.1 only).
 CREDENTIALS = Credentials(name="Demo", username="demo", password="demo-password", language="zh-Hans")  # noqa: S106
 SERVE_DIR = REPOSITORY / ".demo"
+SMARTTHINGS_SERVE_DIR = SERVE_DIR / "smartthings"
 SERVE_PORT = 8123
 LLM_SETTINGS = {"llm_base_url": "LLM_BASE_URL", "llm_api_key": "LLM_API_KEY", "llm_model": "LLM_MODEL"}
 """Config flow field for each environment variable."""
@@ -108,13 +120,19 @@ def llm_settings() -> dict[str, str]:
 class Demo:
     """One run of the demo: a Home Assistant, its set-up, the questions and the stop."""
 
-    def __init__(self, args: argparse.Namespace, layout: Layout) -> None:
-        """Prepare a run for the parsed command line."""
+    def __init__(self, args: argparse.Namespace, layout: Layout, home: ReplayedHome | None = None) -> None:
+        """Prepare a run for the parsed command line (on ``home`` rather than ``layout`` when given)."""
         self.args = args
-        self.layout = layout
+        self.layout = EMPTY_LAYOUT if home else layout
+        self.home = home
+        samples = home.samples if home else list(DEFAULT_UTTERANCES)
+        self.utterances: list[str] = list(args.utterances) or samples
+        # Asked until the index answers: a sample, since the user's utterances may find nothing.
+        self.probe = samples[0]
         self.phases = Phases()
         self.hass: HomeAssistantProcess | None = None
-        self.report: dict[str, Any] = {"layout": layout.summary(), "answers": []}
+        summary = home.summary() if home else layout.summary()
+        self.report: dict[str, Any] = {"layout": summary, "answers": []}
         self.failures = 0
         self.exit_code: int | None = None
         if args.serve:
@@ -134,15 +152,30 @@ class Demo:
 
     async def async_run(self) -> None:
         """Set everything up, then ask the utterances or serve; raise DemoError on failure."""
+        flow_settings = llm_settings()
         with self.phases.run("prepare configuration") as phase:
             prepare_config(self.config_dir)
-            phase.detail = f"{self.config_dir}; {self.layout.summary()}"
+            phase.detail = f"{self.config_dir}; {self.report['layout']}"
+        smartthings_root = None
+        if self.home is not None:
+            with self.phases.run("replay SmartThings") as phase:
+                smartthings_root = await self.home.replay.start()
+                self.report["smartthings"] = {"api_root": smartthings_root}
+                try:
+                    spec = self.home.install_spec(self.config_dir)
+                except OSError as err:
+                    raise DemoError(f"cannot copy the dump's spec: {err}") from err
+                flow_settings |= self.home.flow_settings(spec)
+                self.report["smartthings"]["spec"] = spec
+                phase.detail = f"{self.home.directory} served at {smartthings_root}" + (
+                    f"; spec copied to {spec}" if spec else "; no spec.jsonl: the capability table"
+                )
         async with aiohttp.ClientSession() as session:
             port = self._port()
             api = HomeAssistantApi(session, f"http://127.0.0.1:{port}")
             self.report["url"] = api.base_url
             with self.phases.run("start Home Assistant") as phase:
-                self.hass = await HomeAssistantProcess.async_start(self.config_dir, port)
+                self.hass = await HomeAssistantProcess.async_start(self.config_dir, port, smartthings_root)
                 await self._async_wait_until_up(api)
                 phase.detail = f"HTTP answering on {api.base_url}"
             with self.phases.run("onboard") as phase:
@@ -165,14 +198,14 @@ class Demo:
                     + (f", {initialised} initial states set" if initialised else "")
                 )
             with self.phases.run("add Context Retrieval") as phase:
-                phase.detail = await self._async_add_integration(api)
+                phase.detail = await self._async_add_integration(api, flow_settings)
             with self.phases.run("wait for the index") as phase:
                 phase.detail = await self._async_wait_until_answering(api)
             if self.args.serve:
                 await self._async_serve(api)
                 return
             with self.phases.run("utterances") as phase:
-                await self._async_ask(api, self.args.utterances or DEFAULT_UTTERANCES)
+                await self._async_ask(api, self.utterances)
                 phase.detail = f"{len(self.report['answers'])} answered, {self.failures} failed"
 
     async def _async_wait_until_up(self, api: HomeAssistantApi) -> None:
@@ -198,13 +231,14 @@ class Demo:
                 raise DemoError(f"Home Assistant still {config.get('state')} after {START_TIMEOUT:.0f} s")
             await asyncio.sleep(POLL_INTERVAL)
 
-    async def _async_add_integration(self, api: HomeAssistantApi) -> str:
+    async def _async_add_integration(self, api: HomeAssistantApi, settings: dict[str, str]) -> str:
         """Add the integration through its config flow unless it is there already; wait until it is loaded."""
         entries = await api.request("GET", ENTRIES_PATH)
-        settings = llm_settings()
         parser = "offline parser"
-        if settings:
+        if any(key in settings for key in LLM_SETTINGS):
             parser = f"LLM {settings.get('llm_model', '?')} at {settings.get('llm_base_url', '?')}"
+        if self.home is not None:
+            parser += ", SmartThings replay"
         if entries:
             entry_id = entries[0]["entry_id"]
             how = "kept the entry added before (its settings stay: change them in its options)"
@@ -247,9 +281,13 @@ class Demo:
         return answer["service_response"]
 
     async def _async_wait_until_answering(self, api: HomeAssistantApi) -> str:
-        """Ask until the service answers with candidates (the index is built off the loop)."""
+        """Ask until the service answers with candidates (the index is built off the loop).
+
+        On a replayed household, until a candidate is one of its devices: the integration
+        reads SmartThings in the background once its entry is loaded.
+        """
         deadline = time.monotonic() + READY_TIMEOUT
-        probe = DEFAULT_UTTERANCES[0]
+        probe = self.probe
         attempts = 0
         while True:
             attempts += 1
@@ -258,9 +296,14 @@ class Demo:
             except DemoError as err:
                 problem = str(err)
             else:
-                if any(result.get("candidates") for result in answer.get("results", [])):
+                ids = {
+                    candidate["entity_id"]
+                    for result in answer.get("results", [])
+                    for candidate in result.get("candidates") or ()
+                }
+                if ids and (self.home is None or ids & self.home.device_ids):
                     return f"the service answers ({attempts} {'try' if attempts == 1 else 'tries'})"
-                problem = f"no candidates for {probe}"
+                problem = f"no candidates for {probe}" + (" from SmartThings" if ids else "")
             if time.monotonic() > deadline:
                 raise DemoError(f"no candidates from the service within {READY_TIMEOUT:.0f} s: {problem}")
             await asyncio.sleep(POLL_INTERVAL)
@@ -273,6 +316,12 @@ class Demo:
         next to Assist's.
         """
         emit()
+        if self.home is not None:
+            emit(
+                "Candidates are SmartThings device ids (not Home Assistant entity ids) with a command of "
+                "their profile, which an agent runs with context_retrieval__SmartThingsCommand."
+            )
+            emit()
         async with api.websocket() as websocket:
             for text in utterances:
                 started = time.perf_counter()
@@ -289,7 +338,7 @@ class Demo:
                 self.report["answers"].append({"text": text, "response": answer, "agent_prompt": agent})
                 for line in [
                     *format_answer(text, answer, time.perf_counter() - started),
-                    *format_prompt(agent),
+                    *format_prompt(agent, compare_with_assist=self.home is None),
                 ]:
                     emit(line)
                 emit()
@@ -309,13 +358,19 @@ class Demo:
         raise DemoError(f"Home Assistant exited by itself (code {self.hass.process.returncode})")
 
     async def async_stop(self) -> int | None:
-        """Stop Home Assistant if it was started; return its exit code."""
-        if self.hass is None:
-            return None
-        with self.phases.run("stop Home Assistant") as phase:
-            code = await self.hass.async_stop()
-            phase.detail = f"exit code {code}"
-        self.report["ha_exit_code"] = code
+        """Stop Home Assistant if it was started, then the replay; return Home Assistant's exit code."""
+        code = None
+        if self.hass is not None:
+            with self.phases.run("stop Home Assistant") as phase:
+                code = await self.hass.async_stop()
+                phase.detail = f"exit code {code}"
+            self.report["ha_exit_code"] = code
+        if self.home is not None and self.home.replay.server is not None:
+            await self.home.replay.close()
+            requests = [f"{method} {path}" for method, path, _ in self.home.replay.requests]
+            self.report["smartthings"] |= {"requests": requests, "commands": self.home.replay.commands}
+            commands = len(self.home.replay.commands)
+            emit(f"SmartThings replay: {len(requests)} requests answered, {commands} commands")
         return code
 
     def print_log_tail(self) -> None:
@@ -379,7 +434,14 @@ async def async_main(args: argparse.Namespace) -> int:
     except (LayoutError, OSError, KeyError, TypeError) as err:
         emit(f"error: demo/layout.yaml: {err}")
         return 1
-    demo = Demo(args, layout)
+    home = None
+    if args.smartthings_replay is not None:
+        try:
+            home = ReplayedHome.from_dump(args.smartthings_replay)
+        except (OSError, ValueError, KeyError, TypeError) as err:
+            emit(f"error: --smartthings-replay {args.smartthings_replay}: {err}")
+            return 1
+    demo = Demo(args, layout, home)
     started = time.perf_counter()
     with _interruptible() as interrupted:
         error = await demo.async_run_and_stop()
@@ -420,11 +482,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--state",
         type=Path,
-        default=SERVE_DIR,
         metavar="DIR",
-        help="where --serve keeps its state (default .demo/)",
+        help="where --serve keeps its state (default .demo/; .demo/smartthings/ with --smartthings-replay)",
+    )
+    parser.add_argument(
+        "--smartthings-replay",
+        type=Path,
+        metavar="DIR",
+        help="serve the SmartThings dump in DIR (devices.jsonl, rooms.jsonl, optional spec.jsonl) locally, "
+        "connect the integration to it and ask about that household (samples from DIR's labelled queries "
+        "or its device names); the bundled home's entities stay unexposed, so only DIR's devices are indexed",
     )
     parser.add_argument("--port", type=int, help="HTTP port (default: a free one; 8123 with --serve if free)")
     parser.add_argument("--keep", action="store_true", help="keep the temporary configuration directory")
     parser.add_argument("--json", metavar="PATH", help="also write a machine-readable report to PATH")
-    return asyncio.run(async_main(parser.parse_args(argv)))
+    args = parser.parse_args(argv)
+    if args.state is None:
+        args.state = SERVE_DIR if args.smartthings_replay is None else SMARTTHINGS_SERVE_DIR
+    return asyncio.run(async_main(args))

@@ -122,6 +122,10 @@ class Layout:
         return f"{len(self.floors)} floors, {len(self.areas())} areas, {entities} entities ({per_domain})"
 
 
+EMPTY_LAYOUT = Layout(floors=(), unassigned=(), domain_states={}, entity_states={})
+"""No floors, areas or entities: applied, it leaves every entity unexposed."""
+
+
 def _names(value: Any, where: str) -> tuple[str, ...]:
     """Return a list of names (aliases) from the layout file."""
     if value is None:
@@ -267,5 +271,7 @@ async def async_apply_layout(ws: WebSocketApi, layout: Layout) -> AppliedLayout:
 async def async_set_initial_states(ws: WebSocketApi, layout: Layout) -> int:
     """Put the home's entities in their initial state (one ``scene.apply``); return how many."""
     states = layout.initial_states()
+    if not states:
+        return 0
     await ws.call("call_service", domain="scene", service="apply", service_data={"entities": states})
     return len(states)

@@ -102,14 +102,23 @@ def format_answer(text: str, answer: Mapping[str, Any], seconds: float) -> list[
     return lines
 
 
-def format_prompt(agent: Mapping[str, Any]) -> list[str]:
-    """Return the lines showing an agent's prompt for the turn and its size next to Assist's."""
+def format_prompt(agent: Mapping[str, Any], *, compare_with_assist: bool = True) -> list[str]:
+    """Return the lines showing an agent's prompt for the turn, its size next to Assist's, and its tools.
+
+    Without ``compare_with_assist`` (devices only SmartThings has, which Assist never sees),
+    the size stands alone.
+    """
     ours, assist = agent["size"], agent["assist_size"]
     ratio = assist["characters"] / max(ours["characters"], 1)
+    comparison = (
+        f"Assist: {assist['characters']:,} characters, ~{assist['tokens']:,} tokens; {ratio:.1f}x smaller"
+        if compare_with_assist
+        else "Assist cannot see these devices: they are not Home Assistant entities"
+    )
     lines = [
         f"  LLM agent prompt through Context Retrieval: {ours['characters']:,} characters, "
-        f"~{ours['tokens']:,} tokens (Assist: {assist['characters']:,} characters, "
-        f"~{assist['tokens']:,} tokens; {ratio:.1f}x smaller)"
+        f"~{ours['tokens']:,} tokens ({comparison})"
     ]
     lines.extend(f"    │ {line}" for line in agent["prompt"].splitlines())
+    lines.append(f"  its tools: {', '.join(agent.get('tools') or ()) or '(none)'}")
     return lines

@@ -80,25 +80,32 @@ class HomeAssistantProcess:
         return self.config_dir / CONSOLE_LOG
 
     @classmethod
-    async def async_start(cls, config_dir: Path, port: int) -> HomeAssistantProcess:
+    async def async_start(
+        cls, config_dir: Path, port: int, smartthings_root: str | None = None
+    ) -> HomeAssistantProcess:
         """Start Home Assistant without installing anything (``--skip-pip``), in its own session.
 
         Its own session keeps a Ctrl-C in the terminal away from it: the demo stops it
-        with SIGTERM, in order.
+        with SIGTERM, in order. With ``smartthings_root``, it starts through
+        ``demo.hass_launcher``, which points the integration's SmartThings client there.
         """
+        launcher = ["homeassistant"]
+        if smartthings_root is not None:
+            launcher = ["demo.hass_launcher", "--smartthings-root", smartthings_root]
         with (config_dir / CONSOLE_LOG).open("ab") as console:
             process = await asyncio.create_subprocess_exec(
                 sys.executable,
                 "-m",
-                "homeassistant",
+                *launcher,
                 "--config",
-                str(config_dir),
+                str(config_dir.resolve()),
                 "--skip-pip",
                 "--log-no-color",
                 stdin=asyncio.subprocess.DEVNULL,
                 stdout=console,
                 stderr=asyncio.subprocess.STDOUT,
                 env={**os.environ, PORT_VARIABLE: str(port)},
+                cwd=REPOSITORY,
                 start_new_session=True,
             )
         return cls(config_dir, port, process)
