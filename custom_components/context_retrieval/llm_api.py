@@ -72,7 +72,9 @@ class ContextRetrievalAPI(llm.API):
         """Return the instance for an utterance (None: no request) in a conversation."""
         scope = Scope()
         if text:
-            response = await async_retrieve(self.entry.runtime_data, text, conversation_id=conversation_id)
+            response = await async_retrieve(
+                self.entry.runtime_data, text, conversation_id=conversation_id, language=llm_context.language
+            )
             scope.device_ids.update(retrieved_device_ids(response))
             context = f"{CONTEXT_PROMPT}{response['yaml']}".rstrip("\n")
         else:
@@ -217,7 +219,11 @@ class SearchDevicesTool(llm.Tool):
         if not query:
             return _tool_error("The query is empty.")
         response = await async_retrieve(
-            self.entry.runtime_data, query, top_k=arguments.get("limit"), offline=True
+            self.entry.runtime_data,
+            query,
+            top_k=arguments.get("limit"),
+            offline=True,
+            language=llm_context.language,
         )
         found = retrieved_device_ids(response)
         if not found:

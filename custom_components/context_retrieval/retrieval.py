@@ -18,15 +18,19 @@ FIELD_SEPARATOR = ":"
 SCORE_DIGITS = 4
 
 
-async def async_retrieve(
+async def async_retrieve(  # noqa: PLR0913 - keyword-only options of one request
     data: ContextRetrievalData,
     text: str,
     *,
     top_k: int | None = None,
     conversation_id: str | None = None,
     offline: bool = False,
+    language: str | None = None,
 ) -> dict[str, Any]:
-    """Return the service response for an utterance (CONTRACT §4); ``offline`` skips the LLM parser."""
+    """Return the service response for an utterance (CONTRACT §4); ``offline`` skips the LLM parser.
+
+    The YAML describes commands in ``language`` (default: Home Assistant's), see ``render_yaml_context``.
+    """
     home = data.index.current
     llm, meta = None, {}
     if data.parser is not None and not offline:
@@ -53,7 +57,9 @@ async def async_retrieve(
         result.meta.update(meta)
     return {
         "results": [_result_json(result, home) for result in results],
-        "yaml": render_yaml_context(results, list(home.devices)),
+        "yaml": render_yaml_context(
+            results, list(home.devices), language=language or data.index.hass.config.language
+        ),
     }
 
 

@@ -136,13 +136,14 @@ class SmartThingsSource:
             LOGGER.info("SmartThings can be read again")
         self.last_error, self.auth_failed = None, False
         devices = tuple(devices_from_smartthings(items, rooms, self.spec))
-        before = self.last_good
-        if before is not None and devices == before.devices:
-            self.last_good = replace(before, fetched_at=dt_util.utcnow())  # the index keeps using these
+        before = self.last_good.devices if self.last_good else ()
+        now = dt_util.utcnow()
+        if self.last_good is not None and devices == before:
+            self.last_good = replace(self.last_good, fetched_at=now)  # the index keeps using these
             return False
         names = sorted({device.room for device in devices if device.room})
-        self.last_good = SmartThingsHome(devices, tuple(Room(name) for name in names), dt_util.utcnow())
-        return True
+        self.last_good = SmartThingsHome(devices, tuple(Room(name) for name in names), now)
+        return devices != before
 
     def diagnostics(self) -> dict[str, object]:
         """Return the source's state, for diagnostics."""

@@ -59,21 +59,27 @@ def sanitize_text(value: str, limit: int = MAX_NAME_CHARS) -> str:
     return " ".join("".join(kept).split())[:limit].rstrip()
 
 
-def render_yaml_context(results: Sequence[RetrievalResult], devices: Sequence[Device]) -> str:
+def render_yaml_context(
+    results: Sequence[RetrievalResult], devices: Sequence[Device], *, language: str = "zh"
+) -> str:
     """Return the YAML context of the devices, groups and commands the results point at.
+
+    Commands are described in Chinese, or in English when ``language`` is not Chinese and
+    the command has an English description.
 
     Lists each referenced device once (first seen across results, members of
     group candidates included) with only the commands candidates chose for it,
     then the groups, then one request per result with its candidate ids in rank
     order. Candidates naming unknown devices or groups are skipped.
     """
+    english = not language.lower().startswith("zh")
     selection = _Selection({device.id: device for device in devices})
     requests = [selection.add_result(result) for result in results]
     document: dict[str, Any] = {}
     if selection.truncated:
         document["truncated"] = True
     document["devices"] = [
-        _device_entry(selection.devices[device_id], command_ids)
+        _device_entry(selection.devices[device_id], command_ids, english=english)
         for device_id, command_ids in selection.chosen.items()
     ]
     if selection.groups:
@@ -141,7 +147,7 @@ class _Selection:
         return True
 
 
-def _device_entry(device: Device, command_ids: list[str]) -> dict[str, Any]:
+def _device_entry(device: Device, command_ids: list[str], *, english: bool) -> dict[str, Any]:
     """Return the ``devices`` entry of a device with the commands chosen for it."""
     entry: dict[str, Any] = {
         "id": device.id,
@@ -152,15 +158,20 @@ def _device_entry(device: Device, command_ids: list[str]) -> dict[str, Any]:
     if aliases:
         entry["aliases"] = list(dict.fromkeys(aliases))[:MAX_INJECTED_ALIASES]
     specs = {spec.id: spec for spec in device.commands}
-    commands = [_command_entry(specs[command_id]) for command_id in command_ids if command_id in specs]
+    commands = [
+        _command_entry(specs[command_id], english=english)
+        for command_id in command_ids
+        if command_id in specs
+    ]
     if commands:
         entry["commands"] = commands
     return entry
 
 
-def _command_entry(spec: CommandSpec) -> dict[str, Any]:
-    """Return a command's id, description and, when present, its allowed values."""
-    entry: dict[str, Any] = {"id": spec.id, "description": sanitize_text(spec.description)}
+def _command_entry(spec: CommandSpec, *, english: bool) -> dict[str, Any]:
+    """Return a command's id, description (English when asked and known) and its allowed values."""
+    description = (english and spec.description_en) or spec.description
+    entry: dict[str, Any] = {"id": spec.id, "description": sanitize_text(description)}
     if spec.value_range:
         value_range = {
             key: _plain(spec.value_range[key]) for key in VALUE_RANGE_KEYS if key in spec.value_range
@@ -171,7 +182,9 @@ def _command_entry(spec: CommandSpec) -> dict[str, Any]:
         entry["value_list"] = [
             {
                 "value": _plain(item.get("value")),
-                "description": sanitize_text(str(item.get("description", ""))),
+                "description": sanitize_text(
+                    str((english and item.get("description_en")) or item.get("description", ""))
+                ),
             }
             for item in spec.value_list[:MAX_INJECTED_VALUES]
         ]

@@ -43,6 +43,8 @@ class CommandSpec:
     """Allowed values, each with ``value`` and ``description``."""
     readable: bool = False
     """True for a spec ``condition``: an attribute that answers a query."""
+    description_en: str | None = None
+    """The description in English, when known (shown to agents conversing in another language)."""
 
 
 @dataclass(slots=True)

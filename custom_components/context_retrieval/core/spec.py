@@ -149,6 +149,9 @@ def parse_command(raw: object, *, readable: bool) -> CommandSpec:
     value_range = raw.get("value_range")
     if value_range is not None and not isinstance(value_range, Mapping):
         raise ValueError(f"{command_id}: value_range is not an object")
+    description_en = raw.get("description_en")
+    if description_en is not None and not isinstance(description_en, str):
+        raise ValueError(f"{command_id}: description_en is not a string")
     value_list = raw.get("value_list")
     if value_list is not None and (
         not isinstance(value_list, list)
@@ -164,6 +167,7 @@ def parse_command(raw: object, *, readable: bool) -> CommandSpec:
         value_range=dict(value_range) if value_range is not None else None,
         value_list=[dict(item) for item in value_list] if value_list is not None else None,
         readable=readable,
+        description_en=description_en.strip() or None if description_en else None,
     )
 
 
