@@ -6,7 +6,9 @@ import json
 from typing import Any
 
 import pytest
+from homeassistant.config_entries import SOURCE_REAUTH
 from homeassistant.core import HomeAssistant
+from homeassistant.data_entry_flow import FlowResultType
 from homeassistant.helpers import device_registry as dr
 from homeassistant.helpers import issue_registry as ir
 from pytest_homeassistant_custom_component.common import MockConfigEntry
@@ -91,6 +93,48 @@ async def test_an_expired_token_is_reported(home: HomeAssistant, config_entry, s
     assert "device-light-010" not in indexed(config_entry)
     response = await call_retrieve(home, "打开厨房灯")  # Home Assistant's entities still answer
     assert response["results"][0]["candidates"][0]["entity_id"] == "light.kitchen"
+
+
+async def test_a_refused_token_starts_a_reauthentication_that_replaces_it(
+    home: HomeAssistant, config_entry, smartthings, entry_options
+):
+    home.config_entries.async_update_entry(
+        config_entry, options={**entry_options, "smartthings_token": "old"}
+    )
+    assert await home.config_entries.async_setup(config_entry.entry_id)
+    await refreshed(home)
+    flows = [flow for flow in home.config_entries.flow.async_progress() if flow["handler"] == DOMAIN]
+    assert [(flow["context"]["source"], flow["step_id"]) for flow in flows] == [
+        (SOURCE_REAUTH, "reauth_confirm")
+    ]
+    assert flows[0]["context"]["entry_id"] == config_entry.entry_id
+
+    result = await home.config_entries.flow.async_configure(
+        flows[0]["flow_id"], {"smartthings_token": "older"}
+    )
+    assert result["type"] is FlowResultType.FORM
+    assert result["errors"] == {"smartthings_token": "invalid_auth"}
+    assert result["description_placeholders"]["location"] == LOCATION
+
+    result = await home.config_entries.flow.async_configure(flows[0]["flow_id"], {"smartthings_token": TOKEN})
+    assert result["type"] is FlowResultType.ABORT
+    assert result["reason"] == "reauth_successful"
+    assert config_entry.options == entry_options  # the new token, the rest kept
+    await refreshed(home)
+    assert "device-light-010" in indexed(config_entry)  # reloaded with the new token
+
+
+async def test_refresh_reads_the_account_and_rebuilds_now(loaded_entry, home: HomeAssistant, smartthings):
+    await refreshed(home)
+    new = {**smartthings.devices[9], "deviceId": "device-light-099", "label": "氛围灯"}
+    smartthings.devices.append(new)
+    response = await home.services.async_call(DOMAIN, "refresh", {}, blocking=True, return_response=True)
+    assert "device-light-099" in indexed(loaded_entry)  # no wait for the timer or the debounce
+    assert response["devices"] == len(indexed(loaded_entry))
+    assert response["smartthings"]["devices"] == 31
+    assert response["smartthings"]["last_error"] is None
+    found = await call_retrieve(home, "打开阳台的氛围灯")
+    assert found["results"][0]["candidates"][0]["entity_id"] == "device-light-099"
 
 
 async def test_diagnostics_redact_the_token(loaded_entry, home: HomeAssistant, smartthings):

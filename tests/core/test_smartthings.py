@@ -9,8 +9,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
-from custom_components.context_retrieval.core.models import UNKNOWN_CATEGORY
+from custom_components.context_retrieval.core import render_yaml_context
+from custom_components.context_retrieval.core.models import (
+    UNKNOWN_CATEGORY,
+    Candidate,
+    Command,
+    RetrievalResult,
+)
 from custom_components.context_retrieval.core.smartthings import (
     capability_table,
     commands_from_capabilities,
@@ -148,6 +155,39 @@ def test_table_entries_all_parse(caplog: pytest.LogCaptureFixture) -> None:
         table = capability_table()
     assert not caplog.records
     assert all(table.values())
+
+
+def test_table_describes_every_command_and_value_in_chinese_and_english() -> None:
+    for capability in capability_table():
+        for command in commands_from_capabilities("main", [capability]):
+            assert command.description, command.id
+            assert command.description_en, command.id
+            assert command.description_en.isascii(), command.id
+            for item in command.value_list or ():
+                assert item["description"], (command.id, item["value"])
+                assert item["description_en"], (command.id, item["value"])
+
+
+def test_agents_conversing_in_english_read_the_english_descriptions() -> None:
+    components = [{"id": "main", "capabilities": [{"id": "airConditionerMode"}]}]
+    (device,) = devices_from_smartthings([_item(components=components)], ROOMS, SpecIndex())
+    command = next(c for c in device.commands if c.id == "main-airConditionerMode-setAirConditionerMode")
+    result = RetrievalResult(
+        command=Command(a="设置模式", n="空调", t="AirConditioner"),
+        candidates=[Candidate(device.id, "device", command.id, 1.0, 1.0, 2.0)],
+    )
+    english = yaml.safe_load(render_yaml_context([result], [device], language="en").split("\n", 1)[1])
+    chinese = yaml.safe_load(render_yaml_context([result], [device], language="zh-Hans").split("\n", 1)[1])
+    (listed_en,) = english["devices"][0]["commands"]
+    (listed_zh,) = chinese["devices"][0]["commands"]
+    assert listed_en["description"] == command.description_en
+    assert listed_zh["description"] == command.description
+    assert [item["description"] for item in listed_en["value_list"]] == [
+        item["description_en"] for item in command.value_list
+    ]
+    assert [item["value"] for item in listed_en["value_list"]] == [
+        item["value"] for item in command.value_list
+    ]
 
 
 def test_table_ids_follow_the_spec_convention() -> None:
