@@ -32,13 +32,11 @@ BALCONY_STRIP = "打开阳台的灯带"
 STUDY_AC = "把书房空调调到26度"
 
 
-@pytest.fixture(scope="module")
-def demo_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[subprocess.CompletedProcess[str], dict]:
-    """Run ``python -m demo`` once, offline, with one utterance; return the process and its JSON report."""
-    report = tmp_path_factory.mktemp("demo") / "report.json"
+def run_demo(report: Path, *arguments: str) -> tuple[subprocess.CompletedProcess[str], dict]:
+    """Run ``python -m demo --json REPORT ARGUMENTS`` offline; return the process and its JSON report."""
     env = {key: value for key, value in os.environ.items() if key not in LLM_SETTINGS.values()}
     process = subprocess.run(
-        [sys.executable, "-m", "demo", "--json", str(report), "打开客厅的灯"],
+        [sys.executable, "-m", "demo", "--json", str(report), *arguments],
         cwd=REPOSITORY,
         env=env,
         capture_output=True,
@@ -48,37 +46,22 @@ def demo_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[subprocess.Compl
     )
     assert report.exists(), process.stdout + process.stderr
     return process, json.loads(report.read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def demo_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[subprocess.CompletedProcess[str], dict]:
+    """Run the demo once with one utterance."""
+    return run_demo(tmp_path_factory.mktemp("demo") / "report.json", "打开客厅的灯")
 
 
 @pytest.fixture(scope="module")
 def smartthings_demo_run(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> tuple[subprocess.CompletedProcess[str], dict]:
-    """Run ``python -m demo --smartthings-replay`` on the shared dump (a path relative to the repository)."""
-    report = tmp_path_factory.mktemp("demo-smartthings") / "report.json"
-    env = {key: value for key, value in os.environ.items() if key not in LLM_SETTINGS.values()}
+    """Run the demo on the shared SmartThings dump (a path relative to the repository)."""
     dump = os.path.relpath(SHARED_SMARTTHINGS, REPOSITORY)
-    process = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "demo",
-            "--json",
-            str(report),
-            "--smartthings-replay",
-            dump,
-            BALCONY_STRIP,
-            STUDY_AC,
-        ],
-        cwd=REPOSITORY,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=DEMO_TIMEOUT,
-        check=False,
-    )
-    assert report.exists(), process.stdout + process.stderr
-    return process, json.loads(report.read_text(encoding="utf-8"))
+    report = tmp_path_factory.mktemp("demo-smartthings") / "report.json"
+    return run_demo(report, "--smartthings-replay", dump, BALCONY_STRIP, STUDY_AC)
 
 
 def test_demo_runs_home_assistant_end_to_end(demo_run):
