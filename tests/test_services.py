@@ -47,6 +47,16 @@ async def test_response_carries_commands_candidates_and_yaml(loaded_entry, home:
     json.dumps(response, ensure_ascii=False)  # the response is plain JSON
 
 
+async def test_the_context_speaks_home_assistants_language(loaded_entry, home):
+    chinese = await call_retrieve(home, "打开厨房灯")
+    assert "打开灯" in chinese["yaml"]
+    home.config.language = "en"
+    english = await call_retrieve(home, "打开厨房灯")
+    assert "Turn on the light" in english["yaml"]
+    assert "打开灯" not in english["yaml"]
+    assert english["results"][0]["candidates"] == chinese["results"][0]["candidates"]
+
+
 async def test_a_setting_names_the_service_and_its_field(loaded_entry, home):
     [result] = (await call_retrieve(home, "把大灯调到50%"))["results"]
     top = result["candidates"][0]

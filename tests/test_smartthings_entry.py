@@ -21,7 +21,7 @@ from homeassistant.helpers import area_registry as ar
 from homeassistant.helpers import device_registry as dr
 from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers import llm
-from pytest_homeassistant_custom_component.common import MockConfigEntry
+from pytest_homeassistant_custom_component.common import MockConfigEntry, MockModule, mock_integration
 
 from custom_components.context_retrieval.const import DOMAIN
 from custom_components.context_retrieval.diagnostics import async_get_config_entry_diagnostics
@@ -93,11 +93,15 @@ class Client:
     items: list[dict[str, Any]]
     page_size: int = 2
     error: Exception | None = None
+    error_body: dict[str, Any] | None = None
+    """The body of a 429 or 5xx answer, which pysmartthings hands back as a page."""
     commands: list[tuple[Any, ...]] = field(default_factory=list)
 
     async def get_raw_devices(self) -> list[dict[str, Any]]:
         if self.error is not None:
             raise self.error
+        if self.error_body is not None:
+            return [self.error_body]
         return [
             {"items": self.items[start : start + self.page_size], "_links": {}}
             for start in range(0, len(self.items), self.page_size)
@@ -160,6 +164,13 @@ REGISTERED = (
         ),
     ),
     Registered("device-light-001", (("light.living_ceiling", "_main", "客厅顶灯", False),)),
+    Registered(
+        "device-switch-001",
+        (
+            ("light.kitchen_hood_lamp", "_hood", "厨房油烟机灯", True),
+            ("switch.kitchen_wall_switch", "_main_switch_switch_switch", "厨房墙壁开关", True),
+        ),
+    ),
 )
 
 
@@ -267,7 +278,10 @@ async def test_a_registered_device_appears_once_as_its_entity_with_smartthings_f
     assert built.smartthings_ids == {
         "light.balcony_strip": "device-light-010",
         "climate.bedroom_ac": "device-ac-002",
+        "switch.kitchen_wall_switch": "device-switch-001",  # the main component's, not the hood lamp
     }
+    assert devices["switch.kitchen_wall_switch"].category == "Switch"
+    assert not any(command.id.startswith("main-") for command in devices["light.kitchen_hood_lamp"].commands)
 
 
 @pytest.mark.usefixtures("smartthings_entry")
@@ -276,7 +290,9 @@ async def test_the_entity_answers_with_its_smartthings_commands(ha_core: HomeAss
     response = await call_retrieve(ha_core, "把阳台的灯带调到50%")
     top = response["results"][0]["candidates"][0]
     assert top["entity_id"] == "light.balcony_strip"
-    assert "light.balcony_strip" in response["yaml"]
+    commands = {candidate["capability_id"] for candidate in response["results"][0]["candidates"]}
+    commands.add(top["capability_id"])
+    assert "main-switchLevel-setLevel" in response["yaml"] or "main-switchLevel-setLevel" in commands
 
 
 @pytest.mark.usefixtures("smartthings_entry")
@@ -296,7 +312,7 @@ async def test_an_agent_runs_a_spec_command_through_home_assistants_client(
         )
     )
     assert result.data["success"] is True
-    assert client.commands == [("device-light-010", "switchLevel", "setLevel", "main", 50)]
+    assert client.commands == [("device-light-010", "switchLevel", "setLevel", "main", [50])]
 
     client.error = SmartThingsConnectionError("Timeout occurred while connecting to SmartThings")
     failed = await instance.async_call_tool(
@@ -328,7 +344,31 @@ async def test_a_failed_read_keeps_the_last_list_and_a_refused_token_is_reported
     diagnostics = await async_get_config_entry_diagnostics(ha_core, config_entry)
     assert diagnostics["smartthings"]["auth_failed"] is False
     assert "SmartThingsConnectionError" in diagnostics["smartthings"]["last_error"]
-    assert diagnostics["smartthings"]["devices"] == 3
+    assert diagnostics["smartthings"]["devices"] == 4
+
+    client.error = None
+    client.error_body = {"requestId": "1", "error": {"code": "TooManyRequestError"}}
+    await ha_core.services.async_call(DOMAIN, "refresh", {}, blocking=True)
+    diagnostics = await async_get_config_entry_diagnostics(ha_core, config_entry)
+    assert "TooManyRequestError" in diagnostics["smartthings"]["last_error"]
+    assert diagnostics["smartthings"]["devices"] == 4
+    assert "main-switch-on" in {
+        c.id for c in config_entry.runtime_data.index.current.by_id["light.balcony_strip"].commands
+    }
+
+
+async def test_removing_the_smartthings_entry_removes_what_it_gave(
+    ha_core: HomeAssistant, config_entry, smartthings_entry: MockConfigEntry
+):
+    await set_up(ha_core, config_entry)
+    smartthings_entry.mock_state(ha_core, ConfigEntryState.NOT_LOADED)  # as unloading leaves it
+    mock_integration(ha_core, MockModule("smartthings"))  # removing asks the integration
+    await ha_core.config_entries.async_remove(smartthings_entry.entry_id)
+    await ha_core.async_block_till_done(wait_background_tasks=True)
+    await settle(ha_core)
+    built = config_entry.runtime_data.index.current
+    assert built.smartthings_ids == {}
+    assert not any(device_id.startswith("device-") for device_id in built.by_id)
 
 
 async def test_an_entry_that_is_not_loaded_is_reported_then_read_once_it_loads(

@@ -145,6 +145,7 @@ def _command(rule: Rule, facts: EntityFacts, noun: Noun) -> CommandSpec | None:
     return CommandSpec(
         id=rule.id,
         description=rule.zh.replace(NOUN, noun.zh),
+        description_en=rule.en.replace(NOUN, noun.en),
         type=rule.type,
         value_range=_value_range(rule.value_range, facts.attributes),
         value_list=value_list or None,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
 from time import perf_counter
 from typing import TYPE_CHECKING, Any
@@ -197,6 +198,7 @@ class HomeIndexManager:
         self._unsubscribe: list[CALLBACK_TYPE] = []
         self._building = False
         self._changed_while_building = False
+        self._build_lock = asyncio.Lock()
 
     @property
     def current(self) -> BuiltHome:
@@ -228,12 +230,13 @@ class HomeIndexManager:
 
     async def async_rebuild(self) -> None:
         """Build the home again and swap the new build in; build again if it changed meanwhile."""
-        first = self._current is None
-        self._building, self._changed_while_building = True, False
-        try:
-            self._current = await _async_build(self.hass, self.remote, self.smartthings)
-        finally:
-            self._building = False
+        async with self._build_lock:  # the refresh action and the debouncer may both ask
+            first = self._current is None
+            self._building, self._changed_while_building = True, False
+            try:
+                self._current = await _async_build(self.hass, self.remote, self.smartthings)
+            finally:
+                self._building = False
         self.rebuilds += not first
         if self._changed_while_building:
             self.async_schedule_rebuild()

@@ -5,7 +5,12 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
-from homeassistant.config_entries import SIGNAL_CONFIG_ENTRY_CHANGED, ConfigEntry, ConfigEntryChange
+from homeassistant.config_entries import (
+    SIGNAL_CONFIG_ENTRY_CHANGED,
+    ConfigEntry,
+    ConfigEntryChange,
+    ConfigEntryState,
+)
 from homeassistant.core import callback
 from homeassistant.helpers import config_validation as cv
 from homeassistant.helpers import llm
@@ -161,12 +166,16 @@ def _async_follow_smartthings(
 
     @callback
     def async_entry_changed(change: ConfigEntryChange, changed: ConfigEntry) -> None:
-        if changed.domain == SMARTTHINGS_DOMAIN and change is ConfigEntryChange.UPDATED:
+        if changed.domain == SMARTTHINGS_DOMAIN and (
+            change is ConfigEntryChange.REMOVED or changed.state is ConfigEntryState.LOADED
+        ):
             async_refresh_in_background()
 
     entry.async_on_unload(async_at_started(hass, async_refresh_in_background))
     entry.async_on_unload(
-        async_track_time_interval(hass, async_refresh, timedelta(seconds=SMARTTHINGS_REFRESH_INTERVAL))
+        async_track_time_interval(
+            hass, async_refresh_in_background, timedelta(seconds=SMARTTHINGS_REFRESH_INTERVAL)
+        )
     )
     if isinstance(source.account, HomeAssistantAccount):
         entry.async_on_unload(

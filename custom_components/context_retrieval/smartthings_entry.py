@@ -18,7 +18,12 @@ from typing import TYPE_CHECKING, Any
 
 from homeassistant.config_entries import ConfigEntryState
 
-from .clients.smartthings import SmartThingsAuthError, SmartThingsConnectionError, SmartThingsError
+from .clients.smartthings import (
+    SmartThingsAuthError,
+    SmartThingsConnectionError,
+    SmartThingsError,
+    SmartThingsResponseError,
+)
 from .smartthings_source import SMARTTHINGS_DOMAIN, Items
 
 if TYPE_CHECKING:
@@ -27,6 +32,8 @@ if TYPE_CHECKING:
 
 AUTH_ERRORS = frozenset({"SmartThingsAuthenticationFailedError", "SmartThingsForbiddenError"})
 """pysmartthings' errors for a refused token (matched by name: the library is not imported)."""
+COMMAND_ERRORS = frozenset({"SmartThingsCommandError"})
+"""pysmartthings' error for a command SmartThings refused (409, 422)."""
 
 
 class SmartThingsEntryUnavailableError(SmartThingsError):
@@ -38,6 +45,8 @@ class HomeAssistantAccount:
     """The account of Home Assistant's SmartThings config entry (the first loaded one)."""
 
     hass: HomeAssistant
+    standalone = False
+    """Home Assistant registers every device the entry holds: none is a device of its own."""
 
     def entry(self) -> ConfigEntry | None:
         """Return the loaded SmartThings entry, else the first one (None: there is none)."""
@@ -74,14 +83,16 @@ class HomeAssistantAccount:
         if entry is None:
             raise SmartThingsEntryUnavailableError("Home Assistant's SmartThings integration is not set up")
         data = self._runtime_data(entry)
-        arguments = list(command.get("arguments") or [])
-        argument = (arguments[0] if len(arguments) == 1 else arguments) if arguments else None
         await _async_call(
             data.client.execute_device_command(
-                device_id, command["capability"], command["command"], command["component"], argument
+                device_id,
+                command["capability"],
+                command["command"],
+                command["component"],
+                list(command.get("arguments") or []) or None,
             )
         )
-        return {"status": "ACCEPTED"}
+        return {"status": "sent"}  # pysmartthings answers nothing
 
     def diagnostics(self) -> dict[str, Any]:
         """Return the entry the account is, and its state."""
@@ -98,19 +109,30 @@ async def _async_call(awaitable: Any) -> Any:
     try:
         return await awaitable
     except Exception as err:  # the library's errors cannot be imported: told apart by name
-        kind = SmartThingsAuthError if type(err).__name__ in AUTH_ERRORS else SmartThingsConnectionError
-        raise kind(f"{type(err).__name__}: {err}") from err
+        name = type(err).__name__
+        kind = (
+            SmartThingsAuthError
+            if name in AUTH_ERRORS
+            else SmartThingsResponseError
+            if name in COMMAND_ERRORS
+            else SmartThingsConnectionError
+        )
+        raise kind(f"{name}: {err}") from err
 
 
 def _raw_items(answer: Any) -> Items:
-    """Return the device items of ``get_raw_devices``: a list of pages (4.x) or one page."""
+    """Return the device items of ``get_raw_devices``: a list of pages (4.x) or one page.
+
+    pysmartthings hands back the body of a 429 or 5xx answer as a page: a page without
+    ``items`` is an error, so the last good list is kept.
+    """
     pages = answer if isinstance(answer, list) else [answer]
     items: Items = []
     for page in pages:
-        if isinstance(page, Mapping) and isinstance(page.get("items"), list):
-            items.extend(item for item in page["items"] if isinstance(item, Mapping))
-        elif isinstance(page, Mapping) and "deviceId" in page:
-            items.append(page)
+        if not isinstance(page, Mapping) or not isinstance(page.get("items"), list):
+            error = page.get("error") if isinstance(page, Mapping) else None
+            raise SmartThingsConnectionError(f"SmartThings answered no device list: {error or page!r}")
+        items.extend(item for item in page["items"] if isinstance(item, Mapping))
     return items
 
 

@@ -14,6 +14,7 @@ SmartThings category and commands. The others are devices of their own.
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -66,6 +67,9 @@ def read_spec_file(hass: HomeAssistant, path: str) -> SpecIndex:
 class SmartThingsAccount(Protocol):
     """Where SmartThings devices are read from and their commands sent to."""
 
+    standalone: bool
+    """Whether a device Home Assistant has not registered is a device of its own."""
+
     async def async_read(self) -> tuple[Items, Items]:
         """Return the device items (``GET /v1/devices``) and room items of the account.
 
@@ -85,6 +89,7 @@ class DirectAccount:
 
     client: SmartThingsClient
     location_id: str
+    standalone = True
 
     async def async_read(self) -> tuple[Items, Items]:
         """Return the location's device items (every page) and room items."""
@@ -121,9 +126,14 @@ class SmartThingsSource:
     """Why the last refresh failed (None after a good one)."""
     auth_failed: bool = False
     """The token was refused: it expired (personal tokens last 24 hours) or lacks a scope."""
+    _reading: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
 
     async def async_refresh(self) -> bool:
-        """Read the account again; return True when the device list changed."""
+        """Read the account again (one read at a time); return True when the device list changed."""
+        async with self._reading:
+            return await self._async_read()
+
+    async def _async_read(self) -> bool:
         try:
             items, rooms = await self.account.async_read()
         except SmartThingsError as err:
@@ -189,8 +199,9 @@ def async_with_smartthings(
     for device in source.last_good.devices:
         device_entry = registered.get(device.id)
         if device_entry is None:
-            own.append(device)
-            ids[device.id] = device.id
+            if source.account.standalone:
+                own.append(device)
+                ids[device.id] = device.id
             continue
         entries = [
             entry
@@ -198,7 +209,7 @@ def async_with_smartthings(
             if entry.entity_id in exposed
         ]
         if entries:
-            main = min(entries, key=_main_entity_order)
+            main = min(entries, key=lambda entry: _main_entity_order(entry, device.id))
             position = exposed[main.entity_id]
             merged[position] = replace(merged[position], smartthings=device)
             ids[main.entity_id] = device.id
@@ -224,10 +235,12 @@ def _registered_devices(hass: HomeAssistant, devices: tuple[Device, ...]) -> dic
     return found
 
 
-def _main_entity_order(entry: er.RegistryEntry) -> tuple[bool, int, str]:
+def _main_entity_order(entry: er.RegistryEntry, device_id: str) -> tuple[bool, bool, int, str]:
     """Order a SmartThings device's entities: the device itself first, its readings last.
 
     Home Assistant's SmartThings entities are ``{deviceId}_{component}[_{capability}...]``:
-    the shortest unique id of an entity that is not a reading is the device's own.
+    the shortest unique id of the main component's entity that is not a reading is the
+    device's own (a hood's lamp, ``{deviceId}_hood``, is not).
     """
-    return (entry.domain in SENSOR_DOMAINS, len(entry.unique_id), entry.entity_id)
+    main = entry.unique_id == f"{device_id}_main" or entry.unique_id.startswith(f"{device_id}_main_")
+    return (entry.domain in SENSOR_DOMAINS, not main, len(entry.unique_id), entry.entity_id)
