@@ -196,9 +196,9 @@ class HomeIndexManager:
             hass, LOGGER, cooldown=REBUILD_COOLDOWN, immediate=False, function=self.async_rebuild
         )
         self._unsubscribe: list[CALLBACK_TYPE] = []
-        self._building = False
-        self._changed_while_building = False
         self._build_lock = asyncio.Lock()
+        """Held by the build under way (the refresh action and the debouncer may both ask)."""
+        self._changed_while_building = False
 
     @property
     def current(self) -> BuiltHome:
@@ -230,13 +230,10 @@ class HomeIndexManager:
 
     async def async_rebuild(self) -> None:
         """Build the home again and swap the new build in; build again if it changed meanwhile."""
-        async with self._build_lock:  # the refresh action and the debouncer may both ask
+        async with self._build_lock:
             first = self._current is None
-            self._building, self._changed_while_building = True, False
-            try:
-                self._current = await _async_build(self.hass, self.remote, self.smartthings)
-            finally:
-                self._building = False
+            self._changed_while_building = False
+            self._current = await _async_build(self.hass, self.remote, self.smartthings)
         self.rebuilds += not first
         if self._changed_while_building:
             self.async_schedule_rebuild()
@@ -244,7 +241,7 @@ class HomeIndexManager:
     @callback
     def async_schedule_rebuild(self, *_: Any) -> None:
         """Rebuild after the home has been quiet for a moment."""
-        if self._building:
+        if self._build_lock.locked():
             # The build under way may have read the home before this change.
             self._changed_while_building = True
         self._debouncer.async_schedule_call()

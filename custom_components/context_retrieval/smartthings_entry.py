@@ -54,8 +54,11 @@ class HomeAssistantAccount:
         loaded = [entry for entry in entries if entry.state is ConfigEntryState.LOADED]
         return (loaded or entries or [None])[0]
 
-    def _runtime_data(self, entry: ConfigEntry) -> Any:
+    @staticmethod
+    def _runtime_data(entry: ConfigEntry | None) -> Any:
         """Return the loaded entry's runtime data, or say why there is none."""
+        if entry is None:
+            raise SmartThingsEntryUnavailableError("Home Assistant's SmartThings integration is not set up")
         if entry.state is not ConfigEntryState.LOADED:
             raise SmartThingsEntryUnavailableError(
                 f"Home Assistant's SmartThings entry {entry.title!r} is {entry.state.value}"
@@ -79,10 +82,7 @@ class HomeAssistantAccount:
 
     async def async_execute(self, device_id: str, command: Mapping[str, Any]) -> Any:
         """Send one command through the entry's client (``execute_device_command``)."""
-        entry = self.entry()
-        if entry is None:
-            raise SmartThingsEntryUnavailableError("Home Assistant's SmartThings integration is not set up")
-        data = self._runtime_data(entry)
+        data = self._runtime_data(self.entry())
         await _async_call(
             data.client.execute_device_command(
                 device_id,
