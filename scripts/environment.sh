@@ -13,6 +13,8 @@ PY_ROOT_SUITE="forky"
 PY_ROOT_MIRROR="http://deb.debian.org/debian"
 PY_ROOT_STAMP=".context-retrieval-root-v1"
 MIN_PYTHON="3.14.2"
+# The second environment: the newest Home Assistant release for the compatibility check (scripts/compat).
+HA_NEXT_VENV=".venv-ha-2026.11"
 PASS_ENV=(LLM_BASE_URL LLM_API_KEY LLM_MODEL TERM COLUMNS http_proxy https_proxy no_proxy HTTP_PROXY HTTPS_PROXY NO_PROXY)
 
 log() { echo "[setup] $*" >&2; }
