@@ -24,14 +24,14 @@ STOP_TIMEOUT = 60.0
 """Seconds Home Assistant may take to stop after SIGTERM before it is killed."""
 
 
-def prepare_config(config_dir: Path) -> None:
-    """Copy the bundled configuration into ``config_dir`` and link the integration into it.
+def prepare_config(config_dir: Path, bundled: Path = BUNDLED_CONFIG) -> None:
+    """Copy the bundled configuration (or ``bundled``) into ``config_dir`` and link the integration into it.
 
     Files Home Assistant keeps (``.storage``: login, registries) are left alone, so a
     kept demo directory is brought up to date without losing them.
     """
     config_dir.mkdir(parents=True, exist_ok=True)
-    shutil.copytree(BUNDLED_CONFIG, config_dir, dirs_exist_ok=True)
+    shutil.copytree(bundled, config_dir, dirs_exist_ok=True)
     link = config_dir / "custom_components" / INTEGRATION.name
     link.parent.mkdir(exist_ok=True)
     if link.is_symlink() or link.exists():
@@ -81,20 +81,26 @@ class HomeAssistantProcess:
 
     @classmethod
     async def async_start(
-        cls, config_dir: Path, port: int, smartthings_root: str | None = None
+        cls,
+        config_dir: Path,
+        port: int,
+        smartthings_root: str | None = None,
+        python: str | Path = sys.executable,
     ) -> HomeAssistantProcess:
         """Start Home Assistant without installing anything (``--skip-pip``), in its own session.
 
         Its own session keeps a Ctrl-C in the terminal away from it: the demo stops it
         with SIGTERM, in order. With ``smartthings_root``, it starts through
         ``demo.hass_launcher``, which points the integration's SmartThings client there.
+        ``python`` is the interpreter whose Home Assistant runs (the compatibility check
+        starts another environment's).
         """
         launcher = ["homeassistant"]
         if smartthings_root is not None:
             launcher = ["demo.hass_launcher", "--smartthings-root", smartthings_root]
         with (config_dir / CONSOLE_LOG).open("ab") as console:
             process = await asyncio.create_subprocess_exec(
-                sys.executable,
+                str(python),
                 "-m",
                 *launcher,
                 "--config",
