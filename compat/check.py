@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import json
 import os
 import re
 import shutil
@@ -30,6 +31,9 @@ if TYPE_CHECKING:
     from collections.abc import Iterator, Sequence
 
 LOG_TAIL_LINES = 40
+EXIT_INTERRUPTED = 130
+REQUESTS_FILE = "model-requests.json"
+"""Every request the model received from one Home Assistant, next to its configuration."""
 LOCAL_HOSTS = ("127.0.0.1", "localhost")
 ERROR_LINE = re.compile(r"^\S+ \S+ (ERROR|CRITICAL) ")
 DEPRECATION = re.compile(r"Detected (?:that )?(?:custom integration|code)")
@@ -49,8 +53,8 @@ class VersionRun:
     seconds: float = 0.0
 
     def problems(self) -> list[str]:
-        """Return every failure of this run, each naming its version, set-up and turn."""
-        found = [f"{self.version}: {error}" for error in self.errors]
+        """Return every failure of this run, each naming its version, setup and turn."""
+        found = [f"{self.version if self.version != '?' else self.python}: {error}" for error in self.errors]
         for record in self.records:
             where = f"{record.version} {record.setup} turn {record.number} ({record.text})"
             found.extend(f"{where}: {problem}" for problem in record.problems)
@@ -87,12 +91,15 @@ async def async_check_version(
     except (DemoError, LayoutError, OSError) as err:
         run.version = hass.version
         run.errors.append(f"{err} (Home Assistant of {python})")
-        run.notes.append(
-            f"--- last {LOG_TAIL_LINES} lines of its log ---\n{hass.log_tail(LOG_TAIL_LINES).rstrip()}"
-        )
+        if hass.process is not None:
+            tail = hass.log_tail(LOG_TAIL_LINES).rstrip()
+            run.notes.append(f"--- last {LOG_TAIL_LINES} lines of the log of {python} ---\n{tail}")
     finally:
         # Never leave Home Assistant running behind, whatever happened.
         code = await hass.async_stop()
+    (work_dir / REQUESTS_FILE).write_text(
+        json.dumps(ollama.requests, ensure_ascii=False, indent=1), encoding="utf-8"
+    )
     if code not in (0, None):
         run.errors.append(f"Home Assistant exited with code {code}")
     if hass.process is not None:
@@ -195,4 +202,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         "python", nargs="+", type=Path, help="interpreter of an environment with Home Assistant installed"
     )
     parser.add_argument("--keep", action="store_true", help="keep the configurations and logs after a pass")
-    return asyncio.run(async_main(parser.parse_args(argv)))
+    args = parser.parse_args(argv)
+    try:
+        return asyncio.run(async_main(args))
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        emit("compatibility check interrupted (Home Assistant stopped)")
+        return EXIT_INTERRUPTED

@@ -60,9 +60,9 @@ class Agents:
     """The conversation agents the check talks to."""
 
     ollama: str
-    """Home Assistant's Ollama agent, with the Context Retrieval API (the direct set-up)."""
+    """Home Assistant's Ollama agent, with the Context Retrieval API (the direct setup)."""
     context_retrieval: str
-    """Context Retrieval's agent, delegating to the Ollama agent (the recommended set-up)."""
+    """Context Retrieval's agent, delegating to the Ollama agent (the recommended setup)."""
 
 
 class HomeAssistantUnderTest:

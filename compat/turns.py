@@ -1,8 +1,8 @@
-"""The conversation in each set-up, and what every model request of every turn must hold.
+"""The conversation in each setup, and what every model request of every turn must hold.
 
 The scripted model (``tests.ollama_server.FakeOllama``) answers each utterance with the
 tool calls of its script, one per request, then with text; each request it received is
-recorded. Two set-ups are checked in one conversation each:
+recorded. Two setups are checked in one conversation each:
 
 * recommended: Context Retrieval's agent retrieves the devices of the utterance and hands
   them to the Ollama agent as the extra system prompt, after ``REQUEST_CONTEXT_HEADER``.
@@ -11,7 +11,7 @@ recorded. Two set-ups are checked in one conversation each:
   static; the model asks ``REQUEST_CONTEXT_TOOL`` for the devices, reads the live context,
   then answers: 3 model calls per turn.
 
-In both, the static part of the system prompt (all of it in the direct set-up) and the
+In both, the static part of the system prompt (all of it in the direct setup) and the
 tools must be byte-identical between turns, so LLM providers can cache them, and name no
 device; this turn's context and live context must hold this turn's devices and none that
 only the previous turn needed.
@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from compat.home import CONVERSATION, Home, Turn
 from compat.integration import LIVE_CONTEXT_TOOL, REQUEST_CONTEXT_HEADER, REQUEST_CONTEXT_TOOL
+from demo.api import DemoError
 from tests.ollama_server import FakeOllama, ModelTurn, ToolCall
 
 if TYPE_CHECKING:
@@ -111,7 +112,7 @@ def model_script(setup: Setup) -> dict[str, ModelTurn]:
 
 @dataclass(slots=True)
 class Conversation:
-    """One conversation in one set-up of one Home Assistant, checked turn by turn."""
+    """One conversation in one setup of one Home Assistant, checked turn by turn."""
 
     hass: HomeAssistantUnderTest
     ollama: FakeOllama
@@ -122,7 +123,7 @@ class Conversation:
     """The previous turn's static system prompt and tools."""
 
     async def async_run(self, agents: Agents) -> list[TurnRecord]:
-        """Hold the conversation through the set-up's agent and return a checked record of each turn."""
+        """Hold the conversation through the setup's agent and return a checked record of each turn."""
         agent = agents.context_retrieval if self.setup is Setup.RECOMMENDED else agents.ollama
         self.ollama.scripts = model_script(self.setup)
         conversation_id = f"compat-{self.setup}"
@@ -131,12 +132,15 @@ class Conversation:
             record = TurnRecord(self.hass.version, self.setup, number, turn.text)
             self.records.append(record)
             first = len(self.ollama.requests)
-            answer = await self.hass.async_converse(agent, turn.text, conversation_id)
+            try:
+                answer = await self.hass.async_converse(agent, turn.text, conversation_id)
+            except DemoError as err:
+                record.problems.append(str(err))
+            else:
+                self._check_answer(record, answer, conversation_id)
             requests = TurnRequests(self.ollama.requests[first:])
             record.model_calls = len(requests.requests)
-            self._check_answer(record, answer, conversation_id)
-            if requests.requests:
-                self._check_requests(record, turn, previous, requests)
+            self._check_requests(record, turn, previous, requests)
             previous = turn
         return self.records
 
@@ -155,23 +159,15 @@ class Conversation:
         expected_calls = len(SCRIPTED_CALLS[self.setup]) + 1
         if record.model_calls != expected_calls:
             record.problems.append(f"{record.model_calls} model calls, expected {expected_calls}")
-        prompts = set(requests.system_prompts())
-        tools = set(requests.tools())
-        if len(prompts) > 1 or len(tools) > 1:
+        if not requests.requests:
+            return
+        if missing := set(SCRIPTED_CALLS[self.setup]) - set(requests.tool_names()):
+            record.problems.append(f"tools not offered: {sorted(missing)}")
+        prompts, tools = requests.system_prompts(), requests.tools()
+        if len(set(prompts)) > 1 or len(set(tools)) > 1:
             record.problems.append("the system prompt or the tools changed between the calls of one turn")
-        prompt, tool_list = sorted(prompts)[0], sorted(tools)[0]
-        missing_tools = set(SCRIPTED_CALLS[self.setup]) - set(requests.tool_names())
-        if missing_tools:
-            record.problems.append(f"tools not offered: {sorted(missing_tools)}")
-        static, context = self._split_prompt(record, prompt)
-        if named := self.home.devices_in(static):
-            record.problems.append(f"the static system prompt names devices: {self.home.label(named)}")
-        if self._static is not None:
-            record.static_identical = self._static == (static, tool_list)
-            if not record.static_identical:
-                what = "system prompt" if self._static[0] != static else "tools"
-                record.problems.append(f"the static {what} differs from the previous turn's")
-        self._static = (static, tool_list)
+        static, context = self._split_prompt(record, prompts[0])
+        self._check_static(record, static, tools[0])
         results = requests.tool_results()
         if self.setup is Setup.DIRECT:
             context = self._tool_result_text(record, results, 0, REQUEST_CONTEXT_TOOL)
@@ -182,13 +178,24 @@ class Conversation:
             record, turn, previous, self.home.devices_in(live), f"{LIVE_CONTEXT_TOOL}'s result"
         )
 
+    def _check_static(self, record: TurnRecord, static: str, tools: str) -> None:
+        """Check that the static system prompt names no device and, with the tools, equals the last turn's."""
+        if named := self.home.devices_in(static):
+            record.problems.append(f"the static system prompt names devices: {self.home.label(named)}")
+        if self._static is not None:
+            record.static_identical = self._static == (static, tools)
+            if not record.static_identical:
+                what = "system prompt" if self._static[0] != static else "tools"
+                record.problems.append(f"the static {what} differs from the previous turn's")
+        self._static = (static, tools)
+
     def _split_prompt(self, record: TurnRecord, prompt: str) -> tuple[str, str]:
         """Return the static part of a system prompt and the retrieved context after the header."""
         static, header, context = prompt.partition(REQUEST_CONTEXT_HEADER)
         if self.setup is Setup.RECOMMENDED and not header:
             record.problems.append(f"the system prompt has no {REQUEST_CONTEXT_HEADER!r}")
         if self.setup is Setup.DIRECT and header:
-            record.problems.append(f"the direct set-up's system prompt holds {REQUEST_CONTEXT_HEADER!r}")
+            record.problems.append(f"the direct setup's system prompt holds {REQUEST_CONTEXT_HEADER!r}")
         return static, context
 
     @staticmethod
