@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from homeassistant.core import HomeAssistant
+from homeassistant.components.conversation import ChatLog, ConversationInput, async_get_chat_log
+from homeassistant.core import Context, HomeAssistant
+from homeassistant.helpers.chat_session import async_get_chat_session
 from homeassistant.setup import async_setup_component
 from homeassistant.util import dt as dt_util
 from pytest_homeassistant_custom_component.common import MockConfigEntry, async_fire_time_changed
@@ -19,7 +22,7 @@ from .clients.smartthings_server import shared_account
 from .home import build_home
 
 if TYPE_CHECKING:
-    from collections.abc import AsyncIterator
+    from collections.abc import AsyncIterator, Iterator
 
     from demo.smartthings_replay import SmartThingsReplay
 
@@ -96,3 +99,19 @@ async def smartthings(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[SmartThi
     monkeypatch.setattr(smartthings_client, "API_ROOT", server.base_url)
     yield server
     await server.close()
+
+
+@contextmanager
+def user_turn(hass: HomeAssistant, text: str) -> Iterator[ChatLog]:
+    """Open a conversation turn whose user said ``text`` (tools called inside it serve that request)."""
+    user_input = ConversationInput(
+        text=text,
+        context=Context(),
+        conversation_id=None,
+        device_id=None,
+        satellite_id=None,
+        language="zh-Hans",
+        agent_id="conversation.test",
+    )
+    with async_get_chat_session(hass) as session, async_get_chat_log(hass, session, user_input) as chat_log:
+        yield chat_log

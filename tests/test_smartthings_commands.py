@@ -15,7 +15,7 @@ from demo.smartthings_replay import LOCATION, TOKEN, Failure, SmartThingsReplay
 
 from .conftest import settle
 from .ollama_server import FakeOllama, ModelTurn, ToolCall
-from .test_llm_api import add_agent, converse
+from .test_llm_api import AGENT, add_agent, converse
 
 pytestmark = pytest.mark.usefixtures("socket_enabled")
 LEVEL = CommandSpec(
@@ -66,7 +66,7 @@ def capable_light(smartthings: SmartThingsReplay) -> None:
 
 @pytest.fixture
 def entry_options(smartthings: SmartThingsReplay) -> dict[str, Any]:
-    return {"smartthings_token": TOKEN, "smartthings_location_id": LOCATION}
+    return {"smartthings_token": TOKEN, "smartthings_location_id": LOCATION, "delegate_agent": AGENT}
 
 
 @pytest.fixture
@@ -97,7 +97,7 @@ async def test_the_agent_runs_a_listed_command_on_a_smartthings_device(agent, ho
     assert "device-light-010" in prompt
     assert "main-switchLevel-setLevel" in prompt
     assert SMARTTHINGS_COMMAND_TOOL in ollama.tool_names(0)
-    [answer] = ollama.tool_results()
+    answer = ollama.tool_results()[-1]
     assert answer["error"] is False
     assert smartthings.commands == [
         (
@@ -110,13 +110,13 @@ async def test_the_agent_runs_a_listed_command_on_a_smartthings_device(agent, ho
 async def test_bad_commands_and_smartthings_errors_reach_the_model_as_data(agent, home, ollama, smartthings):
     ollama.scripts["把阳台的灯带调到150%"] = ModelTurn([level_call(150), level_call(50, "light.kitchen")])
     await converse(home, "把阳台的灯带调到150%")
-    out_of_range, not_smartthings = ollama.tool_results()
+    out_of_range, not_smartthings = ollama.tool_results()[-2:]
     assert "from 0 to 100" in out_of_range["data"]["error"]
     assert "no SmartThings device" in not_smartthings["data"]["error"]
     smartthings.failures = [Failure(409, '{"error": {"code": "ConflictError"}}')]
     ollama.scripts["把阳台的灯带调到60%"] = ModelTurn([level_call(60)])
     await converse(home, "把阳台的灯带调到60%")
-    [refused] = ollama.tool_results()
+    refused = ollama.tool_results()[-1]
     assert refused["error"] is True
     assert "SmartThings refused it" in refused["data"]["error"]
     assert smartthings.commands == []

@@ -29,7 +29,7 @@ from custom_components.context_retrieval.llm_api import API_ID, SMARTTHINGS_COMM
 from demo.smartthings_replay import read_jsonl
 
 from .clients.smartthings_server import SHARED_SMARTTHINGS
-from .conftest import call_retrieve, settle
+from .conftest import call_retrieve, settle, user_turn
 from .home import LIGHT_ATTRS
 
 if TYPE_CHECKING:
@@ -304,22 +304,23 @@ async def test_an_agent_runs_a_spec_command_through_home_assistants_client(
     context = llm.LLMContext(
         platform="conversation", context=None, language="zh-Hans", assistant="conversation", device_id=None
     )
-    instance = await api.async_instance_for(context, "把阳台的灯带调到50%", None)
-    result = await instance.async_call_tool(
-        llm.ToolInput(
-            SMARTTHINGS_COMMAND_TOOL,
-            {"device_id": "light.balcony_strip", "command_id": "main-switchLevel-setLevel", "value": 50},
+    instance = await api.async_instance(context, in_prompt=False)
+    with user_turn(ha_core, "把阳台的灯带调到50%"):
+        result = await instance.async_call_tool(
+            llm.ToolInput(
+                SMARTTHINGS_COMMAND_TOOL,
+                {"device_id": "light.balcony_strip", "command_id": "main-switchLevel-setLevel", "value": 50},
+            )
         )
-    )
-    assert result.data["success"] is True
-    assert client.commands == [("device-light-010", "switchLevel", "setLevel", "main", [50])]
+        assert result.data["success"] is True
+        assert client.commands == [("device-light-010", "switchLevel", "setLevel", "main", [50])]
 
-    client.error = SmartThingsConnectionError("Timeout occurred while connecting to SmartThings")
-    failed = await instance.async_call_tool(
-        llm.ToolInput(
-            SMARTTHINGS_COMMAND_TOOL, {"device_id": "light.balcony_strip", "command_id": "main-switch-on"}
+        client.error = SmartThingsConnectionError("Timeout occurred while connecting to SmartThings")
+        failed = await instance.async_call_tool(
+            llm.ToolInput(
+                SMARTTHINGS_COMMAND_TOOL, {"device_id": "light.balcony_strip", "command_id": "main-switch-on"}
+            )
         )
-    )
     assert failed.error is True
     assert "Timeout occurred" in failed.data["error"]
 

@@ -8,11 +8,14 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Final
 
 import voluptuous as vol
+from homeassistant.components import conversation
 from homeassistant.config_entries import ConfigEntry, ConfigFlow, ConfigFlowResult, OptionsFlowWithReload
 from homeassistant.core import HomeAssistant, callback
 from homeassistant.helpers import config_validation as cv
 from homeassistant.helpers.aiohttp_client import async_get_clientsession
 from homeassistant.helpers.selector import (
+    ConversationAgentSelector,
+    ConversationAgentSelectorConfig,
     NumberSelector,
     NumberSelectorConfig,
     NumberSelectorMode,
@@ -34,6 +37,7 @@ from .clients.json_http import (
 from .clients.openai_chat import OpenAICompatibleChat
 from .clients.openai_embeddings import OpenAICompatibleEmbeddings
 from .const import (
+    CONF_DELEGATE_AGENT,
     CONF_EMBEDDING_API_KEY,
     CONF_EMBEDDING_BACKEND,
     CONF_EMBEDDING_BASE_URL,
@@ -67,6 +71,8 @@ class FlowError(StrEnum):
     """An error a form shows (a key of ``config.error`` and ``options.error`` in strings.json)."""
 
     BASE_URL_REQUIRED = "base_url_required"
+    DELEGATE_IS_SELF = "delegate_is_self"
+    UNKNOWN_AGENT = "unknown_agent"
     CANNOT_CONNECT = "cannot_connect"
     INVALID_AUTH = "invalid_auth"
     INVALID_RESPONSE = "invalid_response"
@@ -130,6 +136,7 @@ REAUTH_SCHEMA: Final = vol.Schema({vol.Required(CONF_SMARTTHINGS_TOKEN): _SECRET
 SMARTTHINGS_KEYS: Final = (CONF_SMARTTHINGS_TOKEN, CONF_SMARTTHINGS_LOCATION_ID)
 SETTINGS_SCHEMA: Final = ENDPOINTS_SCHEMA.extend(
     {
+        vol.Optional(CONF_DELEGATE_AGENT): ConversationAgentSelector(ConversationAgentSelectorConfig()),
         vol.Required(CONF_TOP_K, default=DEFAULT_TOP_K): vol.All(
             NumberSelector(
                 NumberSelectorConfig(min=MIN_TOP_K, max=MAX_TOP_K, step=1, mode=NumberSelectorMode.BOX)
@@ -243,6 +250,8 @@ async def async_validate_settings(
             errors.update(smartthings_errors)
         elif any(settings.get(key) != current.get(key) for key in SMARTTHINGS_KEYS):
             errors.update(await async_check_smartthings(hass, settings))
+    if (delegate := settings.get(CONF_DELEGATE_AGENT)) is not None:
+        errors.update(delegate_errors(hass, delegate))
     spec = settings.get(CONF_SMARTTHINGS_SPEC)
     if spec is not None and spec != current.get(CONF_SMARTTHINGS_SPEC):
         try:
@@ -251,6 +260,17 @@ async def async_validate_settings(
             _LOGGER.warning("Checking the SmartThings spec file failed: %s", err)
             errors[CONF_SMARTTHINGS_SPEC] = FlowError.UNREADABLE_SPEC
     return settings, errors
+
+
+def delegate_errors(hass: HomeAssistant, delegate: str) -> dict[str, str]:
+    """Return the error of the delegate agent's field: it must exist and not be this integration's agent."""
+    agent = conversation.async_get_agent(hass, delegate)
+    if agent is None:
+        return {CONF_DELEGATE_AGENT: FlowError.UNKNOWN_AGENT}
+    platform = getattr(agent, "platform", None)
+    if platform is not None and platform.platform_name == DOMAIN:
+        return {CONF_DELEGATE_AGENT: FlowError.DELEGATE_IS_SELF}
+    return {}
 
 
 def smartthings_field_errors(settings: Mapping[str, Any]) -> dict[str, str]:

@@ -19,6 +19,8 @@ CONF_EMBEDDING_MODEL: Final = "embedding_model"
 CONF_TOP_K: Final = "top_k"
 CONF_SMARTTHINGS_TOKEN: Final = "smartthings_token"  # noqa: S105 - a config key, not a secret
 CONF_SMARTTHINGS_LOCATION_ID: Final = "smartthings_location_id"
+CONF_DELEGATE_AGENT: Final = "delegate_agent"
+"""The conversation agent the Context Retrieval agent hands each request to (none: it acts offline)."""
 CONF_SMARTTHINGS_SPEC: Final = "smartthings_spec"
 """Path of a spec.jsonl (JSON array or JSON Lines), relative to the configuration directory or absolute."""
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from homeassistant.config_entries import ConfigEntry
 
 from .const import (
+    CONF_DELEGATE_AGENT,
     CONF_EMBEDDING_API_KEY,
     CONF_EMBEDDING_BACKEND,
     CONF_EMBEDDING_BASE_URL,
@@ -26,7 +27,7 @@ from .const import (
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from .conversation_states import ConversationStates
+    from .conversation_states import ConversationStates, RequestContexts
     from .embeddings import RemoteEmbeddings
     from .index import HomeIndexManager
     from .parser import LLMParser
@@ -48,6 +49,8 @@ class Settings:
     smartthings_token: str | None = None
     smartthings_location_id: str | None = None
     smartthings_spec: str | None = None
+    delegate_agent: str | None = None
+    """The agent the Context Retrieval agent hands requests to, with their devices; None: offline."""
 
     @classmethod
     def from_entry(cls, entry: ConfigEntry) -> Settings:
@@ -65,6 +68,7 @@ class Settings:
             smartthings_token=merged.get(CONF_SMARTTHINGS_TOKEN) or None,
             smartthings_location_id=merged.get(CONF_SMARTTHINGS_LOCATION_ID) or None,
             smartthings_spec=merged.get(CONF_SMARTTHINGS_SPEC) or None,
+            delegate_agent=merged.get(CONF_DELEGATE_AGENT) or None,
         )
 
 
@@ -79,6 +83,8 @@ class ContextRetrievalData:
     conversations: ConversationStates
     smartthings: SmartThingsSource
     """The SmartThings account: the direct connection, else Home Assistant's SmartThings entry."""
+    requests: RequestContexts
+    """The current request of each conversation, for the LLM API's tools."""
     embeddings: RemoteEmbeddings | None = None
     """The openai embedding backend, None with the local embedder."""
 

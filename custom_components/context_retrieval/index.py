@@ -26,7 +26,7 @@ from homeassistant.helpers import floor_registry as fr
 from homeassistant.helpers.debounce import Debouncer
 from homeassistant.util import dt as dt_util
 
-from .const import LOGGER, REBUILD_COOLDOWN
+from .const import DOMAIN, LOGGER, REBUILD_COOLDOWN
 from .core import Device, HomeIndex, build_vector_searcher, with_embedder
 from .embeddings import EmbeddingUnavailable, RemoteEmbeddings, ThreadEmbedder
 from .entities import HomeSnapshot, async_snapshot_home
@@ -137,22 +137,6 @@ def _command_signature(state: State) -> tuple[Any, ...]:
     )
 
 
-@callback
-def _entity_change_matters(event_data: er.EventEntityRegistryUpdatedData) -> bool:
-    """Return True unless the entity registry only recorded options (exposure defaults)."""
-    if event_data["action"] != "update":
-        return True
-    return not set(event_data["changes"]) <= IGNORED_ENTITY_CHANGES
-
-
-@callback
-def _device_change_matters(event_data: dr.EventDeviceRegistryUpdatedData) -> bool:
-    """Return True when a device was added, removed, renamed or moved."""
-    if event_data["action"] != "update":
-        return True
-    return bool(DEVICE_CHANGES & set(event_data["changes"]))
-
-
 async def _async_build(
     hass: HomeAssistant, remote: RemoteEmbeddings | None, smartthings: SmartThingsSource | None
 ) -> BuiltHome:
@@ -247,6 +231,26 @@ class HomeIndexManager:
         self._debouncer.async_schedule_call()
 
     @callback
+    def _entity_change_matters(self, event_data: er.EventEntityRegistryUpdatedData) -> bool:
+        """Return True unless the registry only recorded options (exposure defaults), or it is our agent."""
+        entry = er.async_get(self.hass).async_get(event_data["entity_id"])
+        if entry is not None and entry.platform == DOMAIN:
+            return False
+        if event_data["action"] != "update":
+            return True
+        return not set(event_data["changes"]) <= IGNORED_ENTITY_CHANGES
+
+    @callback
+    def _device_change_matters(self, event_data: dr.EventDeviceRegistryUpdatedData) -> bool:
+        """Return True when a device was added, removed, renamed or moved (not this integration's own)."""
+        device = dr.async_get(self.hass).async_get(event_data["device_id"])
+        if device is not None and any(domain == DOMAIN for domain, _ in device.identifiers):
+            return False
+        if event_data["action"] != "update":
+            return True
+        return bool(DEVICE_CHANGES & set(event_data["changes"]))
+
+    @callback
     def _state_change_matters(self, event_data: EventStateChangedData) -> bool:
         """Return True when an exposed entity is added, removed, renamed or reshaped."""
         entity_id = event_data["entity_id"]
@@ -264,8 +268,12 @@ class HomeIndexManager:
         bus = self.hass.bus
         schedule = self.async_schedule_rebuild
         self._unsubscribe = [
-            bus.async_listen(er.EVENT_ENTITY_REGISTRY_UPDATED, schedule, event_filter=_entity_change_matters),
-            bus.async_listen(dr.EVENT_DEVICE_REGISTRY_UPDATED, schedule, event_filter=_device_change_matters),
+            bus.async_listen(
+                er.EVENT_ENTITY_REGISTRY_UPDATED, schedule, event_filter=self._entity_change_matters
+            ),
+            bus.async_listen(
+                dr.EVENT_DEVICE_REGISTRY_UPDATED, schedule, event_filter=self._device_change_matters
+            ),
             bus.async_listen(ar.EVENT_AREA_REGISTRY_UPDATED, schedule),
             bus.async_listen(fr.EVENT_FLOOR_REGISTRY_UPDATED, schedule),
             bus.async_listen(EVENT_STATE_CHANGED, schedule, event_filter=self._state_change_matters),

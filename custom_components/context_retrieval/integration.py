@@ -1,9 +1,9 @@
-"""Set-up of the integration: the service; per entry the index, parser, memory and LLM API."""
+"""Set-up of the integration: the service; per entry the index, parser, memory, LLM API and agent."""
 
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from homeassistant.config_entries import (
     SIGNAL_CONFIG_ENTRY_CHANGED,
@@ -11,6 +11,7 @@ from homeassistant.config_entries import (
     ConfigEntryChange,
     ConfigEntryState,
 )
+from homeassistant.const import Platform
 from homeassistant.core import callback
 from homeassistant.helpers import config_validation as cv
 from homeassistant.helpers import llm
@@ -32,7 +33,7 @@ from .const import (
     LOGGER,
     SMARTTHINGS_REFRESH_INTERVAL,
 )
-from .conversation_states import ConversationStates
+from .conversation_states import ConversationStates, RequestContexts
 from .core import SpecIndex
 from .data import ContextRetrievalConfigEntry, ContextRetrievalData, Settings
 from .embeddings import EmbeddingCache, RemoteEmbeddings
@@ -58,6 +59,7 @@ if TYPE_CHECKING:
     from homeassistant.helpers.typing import ConfigType
 
 CONFIG_SCHEMA = cv.config_entry_only_config_schema(DOMAIN)
+PLATFORMS: Final = [Platform.CONVERSATION]
 
 
 async def async_setup(hass: HomeAssistant, config: ConfigType) -> bool:  # noqa: ARG001 - HA signature
@@ -84,12 +86,13 @@ async def async_setup_entry(hass: HomeAssistant, entry: ContextRetrievalConfigEn
     index = await HomeIndexManager.async_create(hass, embeddings, smartthings)
     entry.async_on_unload(index.async_stop)
     entry.runtime_data = ContextRetrievalData(
-        settings, index, parser, ConversationStates(), smartthings, embeddings
+        settings, index, parser, ConversationStates(), smartthings, RequestContexts(), embeddings
     )
     _async_follow_smartthings(hass, entry, smartthings)
     api = ContextRetrievalAPI(hass=hass, id=API_ID, name=API_NAME, entry=entry)
     entry.async_on_unload(llm.async_register_api(hass, api))
     async_check_agents(hass, API_ID)
+    await hass.config_entries.async_forward_entry_setups(entry, PLATFORMS)
     return True
 
 
@@ -183,6 +186,6 @@ def _async_follow_smartthings(
         )
 
 
-async def async_unload_entry(hass: HomeAssistant, entry: ContextRetrievalConfigEntry) -> bool:  # noqa: ARG001
-    """Unload an entry (its listeners go with ``async_on_unload``)."""
-    return True
+async def async_unload_entry(hass: HomeAssistant, entry: ContextRetrievalConfigEntry) -> bool:
+    """Unload an entry's agent (its listeners go with ``async_on_unload``)."""
+    return await hass.config_entries.async_unload_platforms(entry, PLATFORMS)

@@ -1,4 +1,4 @@
-"""Repair issues: an agent that selected Assist as well (it still gets the full dump); a bad spec file."""
+"""Repair issues: an agent that selected an API reaching every entity as well as ours; a bad spec file."""
 
 from __future__ import annotations
 
@@ -17,11 +17,14 @@ if TYPE_CHECKING:
     from homeassistant.core import HomeAssistant
 
 ASSIST_ALSO_SELECTED = "assist_also_selected"
+WHOLE_HOME_APIS = (llm.LLM_API_ASSIST, "homeassistant")
+"""LLM APIs that give an agent every exposed entity: Assist ("Device control" since 2026.11) and, since
+2026.11, the admin-only Home Assistant API (templates and any action)."""
 SPEC_FILE_UNREADABLE = "smartthings_spec_unreadable"
 
 
 def agents_selecting_assist_too(hass: HomeAssistant, api_id: str) -> list[str]:
-    """Return the titles of the conversation agents whose LLM APIs are both Assist and ``api_id``.
+    """Return the titles of the conversation agents that selected ``api_id`` and an API reaching every entity.
 
     Agents keep their choice in a config subentry (2025.7+) or, for older ones, in their
     entry's options; it is one API id or a list of them.
@@ -33,7 +36,7 @@ def agents_selecting_assist_too(hass: HomeAssistant, api_id: str) -> list[str]:
         for title, data in settings:
             selected = data.get(CONF_LLM_HASS_API) or []
             selected = [selected] if isinstance(selected, str) else list(selected)
-            if llm.LLM_API_ASSIST in selected and api_id in selected:
+            if api_id in selected and any(api in selected for api in WHOLE_HOME_APIS):
                 titles.append(title)
     return titles
 
@@ -49,8 +52,8 @@ def async_check_agents(hass: HomeAssistant, api_id: str) -> None:
     existing = registry.async_get_issue(DOMAIN, ASSIST_ALSO_SELECTED)
     if existing is None or (existing.translation_placeholders or {}).get("agents") != agents:
         LOGGER.warning(
-            "%s selected both Assist and Context Retrieval as LLM APIs, so the agent still receives every "
-            "exposed entity; select only Context Retrieval",
+            "%s selected Context Retrieval together with Device control (Assist) or the Home Assistant API, "
+            "so the agent still receives every exposed entity; select only Context Retrieval",
             agents,
         )
     ir.async_create_issue(

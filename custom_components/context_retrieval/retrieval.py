@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +19,26 @@ FIELD_SEPARATOR = ":"
 SCORE_DIGITS = 4
 
 
+@dataclass(frozen=True, slots=True)
+class Retrieval:
+    """The engine's results for one utterance, the build they came from, and the YAML context."""
+
+    results: list[RetrievalResult]
+    home: BuiltHome
+    yaml: str
+
+    def response(self) -> dict[str, Any]:
+        """Return the service response (CONTRACT §4)."""
+        return {
+            "results": [_result_json(result, self.home) for result in self.results],
+            "yaml": self.yaml,
+        }
+
+    def device_ids(self) -> list[str]:
+        """Return the devices the results point at, group members included, first seen first."""
+        return retrieved_device_ids(self.response())
+
+
 async def async_retrieve(  # noqa: PLR0913 - keyword-only options of one request
     data: ContextRetrievalData,
     text: str,
@@ -27,7 +48,23 @@ async def async_retrieve(  # noqa: PLR0913 - keyword-only options of one request
     offline: bool = False,
     language: str | None = None,
 ) -> dict[str, Any]:
-    """Return the service response for an utterance (CONTRACT §4); ``offline`` skips the LLM parser.
+    """Return the service response for an utterance (CONTRACT §4); ``offline`` skips the LLM parser."""
+    retrieval = await async_run_retrieval(
+        data, text, top_k=top_k, conversation_id=conversation_id, offline=offline, language=language
+    )
+    return retrieval.response()
+
+
+async def async_run_retrieval(  # noqa: PLR0913 - keyword-only options of one request
+    data: ContextRetrievalData,
+    text: str,
+    *,
+    top_k: int | None = None,
+    conversation_id: str | None = None,
+    offline: bool = False,
+    language: str | None = None,
+) -> Retrieval:
+    """Parse (LLM, else offline) and retrieve for an utterance; ``offline`` skips the LLM parser.
 
     The YAML describes commands in ``language`` (default: Home Assistant's), see ``render_yaml_context``.
     """
@@ -55,12 +92,10 @@ async def async_retrieve(  # noqa: PLR0913 - keyword-only options of one request
             meta |= {"embedding": "local", "embedding_fallback": "query_failed"}
     for result in results:
         result.meta.update(meta)
-    return {
-        "results": [_result_json(result, home) for result in results],
-        "yaml": render_yaml_context(
-            results, list(home.devices), language=language or data.index.hass.config.language
-        ),
-    }
+    yaml = render_yaml_context(
+        results, list(home.devices), language=language or data.index.hass.config.language
+    )
+    return Retrieval(results, home, yaml)
 
 
 def retrieved_device_ids(response: dict[str, Any]) -> list[str]:

@@ -1,8 +1,9 @@
 """Websocket command ``context_retrieval/agent_prompt``: what an LLM agent would receive for an utterance.
 
 For trying the integration out (``scripts/demo`` prints it) and for checking an agent's
-set-up: the prompt and tools the Context Retrieval API gives for the utterance, next to the
-size of what Assist would give for the same turn.
+set-up: what a delegate of the Context Retrieval agent receives for the utterance (the API's
+static prompt, then the request's devices as the extra system prompt) and its tools, next to
+the size of what Assist would give for the same turn.
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ from homeassistant.core import Context, HomeAssistant, callback
 from homeassistant.helpers import llm
 
 from .const import ATTR_CONVERSATION_ID, ATTR_TEXT, DOMAIN, MAX_CONVERSATION_ID_LENGTH, MAX_TEXT_LENGTH
-from .llm_api import API_ID, API_NAME, ContextRetrievalAPI, approximate_tokens
+from .llm_api import API_ID, API_NAME, ContextRetrievalAPI, approximate_tokens, request_context_prompt
+from .retrieval import async_run_retrieval
 
 if TYPE_CHECKING:
     from .data import ContextRetrievalConfigEntry
@@ -54,14 +56,24 @@ async def websocket_agent_prompt(
         device_id=None,
     )
     api = ContextRetrievalAPI(hass=hass, id=API_ID, name=API_NAME, entry=entries[0])
-    ours = await api.async_instance_for(llm_context, msg[ATTR_TEXT].strip(), msg.get(ATTR_CONVERSATION_ID))
+    retrieval = await async_run_retrieval(
+        entries[0].runtime_data,
+        msg[ATTR_TEXT].strip(),
+        conversation_id=msg.get(ATTR_CONVERSATION_ID),
+        language=hass.config.language,
+    )
+    ours = await api.async_instance(llm_context, in_prompt=True)
+    request = request_context_prompt(retrieval.yaml)
+    prompt = f"{ours.api_prompt}\n{request}"
     assist = await llm.async_get_api(hass, llm.LLM_API_ASSIST, llm_context)
     connection.send_result(
         msg["id"],
         {
-            "prompt": ours.api_prompt,
+            "prompt": prompt,
+            "static_prompt": ours.api_prompt,
+            "request_prompt": request,
             "tools": [tool.name for tool in ours.tools],
-            "size": _size(ours.api_prompt),
+            "size": _size(prompt),
             "assist_size": _size(assist.api_prompt),
         },
     )

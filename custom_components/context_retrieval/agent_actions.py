@@ -1,0 +1,279 @@
+"""What the Context Retrieval agent does without an LLM: act, answer from live state, ask back, or hand on.
+
+The engine decides (``core.decision``); this module carries the decision out in Home
+Assistant: commands through its services (or SmartThings for devices only SmartThings has),
+answers from the state machine, and replies from the integration's translations in the
+user's language. An utterance the engine cannot place goes to Home Assistant's own agent;
+before asking back, Home Assistant's exact-wording intents get their chance, so nothing the
+default agent understands gets worse.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from homeassistant.components import conversation
+from homeassistant.const import ATTR_ENTITY_ID, ATTR_UNIT_OF_MEASUREMENT
+from homeassistant.exceptions import HomeAssistantError
+from homeassistant.helpers import intent
+from homeassistant.helpers.translation import async_get_translations
+
+from .clients.smartthings import SmartThingsError
+from .const import DOMAIN, LOGGER
+from .core.decision import Action, AskReason, Decision, Outcome, Reading, decide, device_label
+from .core.smartthings import InvalidCommandError, smartthings_command
+from .retrieval import split_command_id
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from homeassistant.core import HomeAssistant
+
+    from .core import CommandSpec, Device
+    from .data import ContextRetrievalData
+    from .retrieval import Retrieval
+
+_PREFIX = f"component.{DOMAIN}.exceptions."
+_ASK_KEYS = {
+    AskReason.WHICH_DEVICE: "agent_ask_which",
+    AskReason.WHICH_ROOM: "agent_ask_room",
+    AskReason.TOO_MANY: "agent_too_many",
+    AskReason.NOT_FOUND: "agent_not_found",
+    AskReason.NO_TARGET: "agent_no_target",
+    AskReason.NO_COMMAND: "agent_no_command",
+    AskReason.MISSING_VALUE: "agent_missing_value",
+    AskReason.OUT_OF_RANGE: "agent_out_of_range",
+    AskReason.UNKNOWN_VALUE: "agent_unknown_value",
+    AskReason.UNEXPECTED_VALUE: "agent_unexpected_value",
+}
+
+
+class Replies:
+    """The agent's replies in one language, from the integration's translations (English when missing)."""
+
+    def __init__(self, texts: Mapping[str, str], *, english: bool) -> None:
+        """Use ``texts`` (flattened translation keys); ``english``: the commands' English descriptions."""
+        self.texts = texts
+        self.english = english
+
+    @classmethod
+    async def async_load(cls, hass: HomeAssistant, language: str) -> Replies:
+        """Return the replies in ``language``."""
+        texts = await async_get_translations(hass, language, "exceptions", [DOMAIN])
+        return cls(texts, english=not language.lower().startswith("zh"))
+
+    def say(self, key: str, **placeholders: str) -> str:
+        """Return the reply ``key`` with its placeholders filled."""
+        template = self.texts.get(f"{_PREFIX}{key}.message", key)
+        return template.format(**placeholders)
+
+    def join(self, items: list[str]) -> str:
+        """Return items as a spoken list (A、B、C; A, B, C)."""
+        if not items:
+            return ""
+        spoken = items[0]
+        for item in items[1:]:
+            spoken = self.say("agent_list", list=spoken, item=item)
+        return spoken
+
+    def command(self, command: CommandSpec) -> str:
+        """Return what a command does, in the reply's language."""
+        return (
+            command.description_en if self.english and command.description_en else command.description
+        ) or (command.id)
+
+
+async def async_act(
+    hass: HomeAssistant,
+    data: ContextRetrievalData,
+    user_input: conversation.ConversationInput,
+    chat_log: conversation.ChatLog,
+    retrieval: Retrieval,
+) -> conversation.ConversationResult:
+    """Carry out the engine's decision for the utterance; return the reply."""
+    devices = retrieval.home.by_id
+    decision = decide(retrieval.results, devices, user_input.text)
+    if decision.outcome is Outcome.HAND_OFF:
+        return await _async_hand_off(hass, user_input, chat_log)
+    if decision.outcome is Outcome.ASK:
+        local = await conversation.async_handle_intents(hass, user_input, chat_log)
+        if local is not None:
+            return _result(user_input, chat_log, local, agent_id=conversation.HOME_ASSISTANT_AGENT)
+    language = user_input.language or hass.config.language
+    replies = await Replies.async_load(hass, language)
+    response = intent.IntentResponse(language=language)
+    if decision.outcome is Outcome.ASK:
+        response.async_set_speech(_ask(decision, devices, replies))
+        return _result(user_input, chat_log, response, continue_conversation=True)
+    parts: list[str] = []
+    if decision.actions:
+        failure = await _async_run(hass, data, user_input, decision.actions, retrieval)
+        if failure is not None:
+            response.async_set_error(
+                intent.IntentResponseErrorCode.FAILED_TO_HANDLE, replies.say("agent_failed", error=failure)
+            )
+            return _result(user_input, chat_log, response)
+        parts.append(replies.say("agent_done", actions=_done(decision.actions, devices, replies)))
+    if decision.readings:
+        parts.append(replies.say("agent_answer", readings=_answer(hass, decision.readings, devices, replies)))
+        if not decision.actions:
+            response.response_type = intent.IntentResponseType.QUERY_ANSWER
+    response.async_set_speech(" ".join(parts))
+    return _result(user_input, chat_log, response)
+
+
+async def _async_hand_off(
+    hass: HomeAssistant, user_input: conversation.ConversationInput, chat_log: conversation.ChatLog
+) -> conversation.ConversationResult:
+    """Return Home Assistant's own agent's answer, in the same conversation."""
+    return await conversation.async_converse(
+        hass,
+        user_input.text,
+        chat_log.conversation_id,
+        user_input.context,
+        language=user_input.language,
+        agent_id=conversation.HOME_ASSISTANT_AGENT,
+        device_id=user_input.device_id,
+        satellite_id=user_input.satellite_id,
+    )
+
+
+def _result(
+    user_input: conversation.ConversationInput,
+    chat_log: conversation.ChatLog,
+    response: intent.IntentResponse,
+    *,
+    agent_id: str | None = None,
+    continue_conversation: bool = False,
+) -> conversation.ConversationResult:
+    """Record the reply in the conversation and return it."""
+    speech = response.speech.get("plain", {}).get("speech", "")
+    chat_log.async_add_assistant_content_without_tools(
+        conversation.AssistantContent(agent_id=agent_id or user_input.agent_id or DOMAIN, content=speech)
+    )
+    return conversation.ConversationResult(
+        response=response,
+        conversation_id=chat_log.conversation_id,
+        continue_conversation=continue_conversation,
+    )
+
+
+async def _async_run(
+    hass: HomeAssistant,
+    data: ContextRetrievalData,
+    user_input: conversation.ConversationInput,
+    actions: tuple[Action, ...],
+    retrieval: Retrieval,
+) -> str | None:
+    """Run the actions (Home Assistant services, SmartThings commands); return the first failure, if any."""
+    smartthings_ids = retrieval.home.smartthings_ids
+    for action in actions:
+        entities = [device_id for device_id in action.device_ids if "." in device_id]
+        try:
+            if entities:
+                service, field = split_command_id(action.command.id)
+                domain, _, name = (service or "").partition(".")
+                service_data: dict[str, Any] = {ATTR_ENTITY_ID: entities}
+                if field is not None:
+                    service_data[field] = action.value
+                await hass.services.async_call(
+                    domain, name, service_data, blocking=True, context=user_input.context
+                )
+            for device_id in action.device_ids:
+                if "." in device_id or device_id not in smartthings_ids:
+                    continue
+                command = smartthings_command(action.command, action.value)
+                await data.smartthings.account.async_execute(smartthings_ids[device_id], command)
+        except (HomeAssistantError, SmartThingsError, InvalidCommandError) as err:
+            LOGGER.info("The agent could not run %s on %s: %s", action.command.id, action.device_ids, err)
+            return str(err) or type(err).__name__
+    return None
+
+
+def _done(actions: tuple[Action, ...], devices: Mapping[str, Device], replies: Replies) -> str:
+    """Return what was done, one phrase per action."""
+    phrases = []
+    for action in actions:
+        targets = replies.join([device_label(devices[d]) for d in action.device_ids if d in devices])
+        value = "" if action.value is None else f" {_value_text(action.command, action.value)}"
+        phrases.append(
+            replies.say("agent_action", command=replies.command(action.command) + value, targets=targets)
+        )
+    return replies.join(phrases)
+
+
+def _answer(
+    hass: HomeAssistant, readings: tuple[Reading, ...], devices: Mapping[str, Device], replies: Replies
+) -> str:
+    """Return the facts read from live state, one phrase per device."""
+    phrases = []
+    for reading in readings:
+        device = devices.get(reading.device_id)
+        if device is None:
+            continue
+        phrases.append(
+            replies.say(
+                "agent_reading",
+                device=device_label(device),
+                fact=replies.command(reading.fact),
+                value=_reading_value(hass, reading, replies),
+            )
+        )
+    return replies.join(phrases)
+
+
+def _reading_value(hass: HomeAssistant, reading: Reading, replies: Replies) -> str:
+    """Return the fact's current value as said: a listed value by its description, a number with its unit."""
+    state = hass.states.get(reading.device_id)
+    if state is None:
+        return replies.say("agent_unknown_state")
+    _, attribute = split_command_id(reading.fact.id)
+    if attribute is None:
+        raw: Any = state.state
+        unit = state.attributes.get(ATTR_UNIT_OF_MEASUREMENT)
+    else:
+        raw = state.attributes.get(attribute)
+        unit = (reading.fact.value_range or {}).get("unit")
+    if raw is None or raw in ("unknown", "unavailable"):
+        return replies.say("agent_unknown_state")
+    text = _value_text(reading.fact, raw)
+    return f"{text} {unit}" if unit and text == str(raw) else text
+
+
+def _value_text(command: CommandSpec, value: Any) -> str:
+    """Return a value as said: a listed value by its description, a number as it is (26.0 as 26)."""
+    for item in command.value_list or ():
+        if item.get("value") == value or str(item.get("value")) == str(value):
+            return str(item.get("description") or value)
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def _ask(decision: Decision, devices: Mapping[str, Device], replies: Replies) -> str:
+    """Return the question to ask back."""
+    key = _ASK_KEYS[decision.reason or AskReason.WHICH_DEVICE]
+    device = devices.get(decision.subject[0]) if decision.subject else None
+    command = decision.command
+    value_range = (command.value_range if command else None) or {}
+    listed = (
+        [str(item.get("description") or item.get("value")) for item in (command.value_list or ())]
+        if command
+        else []
+    )
+    return replies.say(
+        key,
+        options=replies.join(list(decision.options) or listed),
+        device=device_label(device) if device else "",
+        command=replies.command(command) if command else "",
+        minimum=_number(value_range.get("minimum")),
+        maximum=_number(value_range.get("maximum")),
+        unit=str(value_range.get("unit") or ""),
+    )
+
+
+def _number(value: Any) -> str:
+    """Return a bound as said (26.0 as 26; missing as empty)."""
+    if value is None:
+        return ""
+    return str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)

@@ -1,0 +1,96 @@
+"""The value an action gives a command (设置亮度=50% → 50), checked against the command's range or list.
+
+An agent that acts without an LLM needs the argument of the command it runs; a value it
+cannot read, or one outside the command's range, is a reason to ask instead of acting.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any
+
+from .fusion import ActionValue, takes_argument
+
+if TYPE_CHECKING:
+    from .models import CommandSpec
+
+UNIT_INTERVAL_PERCENT = 100.0
+"""A percentage said for a command whose range is 0 to 1 (a volume level) is divided by this."""
+
+
+class ArgumentProblem(StrEnum):
+    """Why an action gives a command no usable value."""
+
+    MISSING = "missing"
+    """The command takes a value and the action says none (调一下音量)."""
+    OUT_OF_RANGE = "out_of_range"
+    """The number is outside the command's range (把灯调到200%)."""
+    UNKNOWN_VALUE = "unknown_value"
+    """The command takes one of a list and the action names none of them."""
+    UNEXPECTED = "unexpected"
+    """The action carries a value and the command takes none (the value would be lost)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Argument:
+    """The value for a command (None when it takes none), or the problem that prevents one."""
+
+    value: Any = None
+    problem: ArgumentProblem | None = None
+
+
+def command_argument(action: str, command: CommandSpec) -> Argument:
+    """Return the value ``action`` (a wire-format action such as 设置温度=26) gives ``command``."""
+    said = ActionValue.parse(action)
+    if not takes_argument(command):
+        return Argument(problem=ArgumentProblem.UNEXPECTED) if said is not None else Argument()
+    if command.value_list:
+        return _listed_value(action, command.value_list)
+    if said is None or said.number is None:
+        return Argument(problem=ArgumentProblem.MISSING)
+    return _ranged_value(said, command)
+
+
+def _listed_value(action: str, value_list: list[dict[str, Any]]) -> Argument:
+    """Return the listed value whose description (or value) the action names; the longest wins."""
+    _, equals, said = action.partition("=")
+    text = (said if equals else action).strip().lower()
+    best: tuple[int, Any] | None = None
+    for item in value_list:
+        for word in (item.get("description"), item.get("value")):
+            if not isinstance(word, str) or not word or word.lower() not in text:
+                continue
+            if best is None or len(word) > best[0]:
+                best = (len(word), item.get("value"))
+    if best is None:
+        return Argument(problem=ArgumentProblem.UNKNOWN_VALUE if equals else ArgumentProblem.MISSING)
+    return Argument(best[1])
+
+
+def _ranged_value(said: ActionValue, command: CommandSpec) -> Argument:
+    """Return the number said, fitted to the command's unit and type, if the range holds it."""
+    value_range = command.value_range or {}
+    number = said.number
+    if number is None:
+        return Argument(problem=ArgumentProblem.MISSING)
+    if (
+        value_range.get("minimum") == 0
+        and value_range.get("maximum") == 1
+        and (said.unit == "%" or number > 1)
+    ):
+        said = ActionValue(number / UNIT_INTERVAL_PERCENT)
+    if said.number is None or not said.fits(command):
+        return Argument(problem=ArgumentProblem.OUT_OF_RANGE)
+    value: float | int = said.number
+    if command.type == "integer" or (float(value).is_integer() and _integral(value_range)):
+        value = round(value)
+    return Argument(value)
+
+
+def _integral(value_range: dict[str, Any]) -> bool:
+    """Return True when a range's bounds and step are whole numbers (a percentage, a step of 1)."""
+    bounds = [value_range.get(key) for key in ("minimum", "maximum", "step")]
+    return all(
+        bound is None or (isinstance(bound, (int, float)) and float(bound).is_integer()) for bound in bounds
+    )

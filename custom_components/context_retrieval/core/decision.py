@@ -1,0 +1,244 @@
+"""What an agent without an LLM does with a retrieval: act, answer, ask back, or hand the utterance on.
+
+Safety first: acting on the wrong device is worse than asking. A command is acted on only
+when it is clear: one device or one group, a command the devices have, a value the command
+takes and whose range holds it, no hint, and nothing the engine had to guess (a room it did
+not find, a name nobody has, 它 with nothing before it, a whole-home set the user did not
+ask for with an all-word). A question is answered from what can read it: reading never
+changes anything, so close matches are all read. An utterance with no readable command
+is handed on (to Home Assistant's own agent).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any
+
+from .arguments import ArgumentProblem, command_argument
+from .models import ANY_ROOM, UNKNOWN_ACTION, Quantifier
+from .search import ALL_WORDS
+from .text import has_latin
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
+    from .models import Candidate, CommandSpec, Device, RetrievalResult
+
+MAX_READINGS = 3
+"""Close candidates read for a question about one thing (客厅温度多少: the sensor and the air conditioner)."""
+MAX_OPTIONS = 5
+"""Devices or rooms named when asking which one."""
+GUESSED = ("scope_include_fallback", "keyword_miss", "bulk_name_unmatched", "reference_unresolved")
+"""Meta keys saying the engine guessed: a room it did not find, a name nobody has, 它 with no referent."""
+
+
+class Outcome(StrEnum):
+    """What the agent does with the utterance."""
+
+    ACT = "act"
+    ANSWER = "answer"
+    ASK = "ask"
+    HAND_OFF = "hand_off"
+
+
+class AskReason(StrEnum):
+    """Why the agent asks back instead of acting."""
+
+    WHICH_DEVICE = "which_device"
+    """Several devices fit equally well."""
+    WHICH_ROOM = "which_room"
+    """A set over the whole home the user did not ask for with an all-word (打开灯)."""
+    TOO_MANY = "too_many"
+    NOT_FOUND = "not_found"
+    """No device is called what the user said, or the room was not found."""
+    NO_TARGET = "no_target"
+    """它 or a bare 关掉 with nothing mentioned before."""
+    NO_COMMAND = "no_command"
+    """The device chosen has no command for the action."""
+    MISSING_VALUE = "missing_value"
+    OUT_OF_RANGE = "out_of_range"
+    UNKNOWN_VALUE = "unknown_value"
+    UNEXPECTED_VALUE = "unexpected_value"
+
+
+_HINT_REASONS = {
+    "multiple_close_matches": AskReason.WHICH_DEVICE,
+    "too_many_targets": AskReason.TOO_MANY,
+    "name_not_found": AskReason.NOT_FOUND,
+    "no_target": AskReason.NO_TARGET,
+}
+_ARGUMENT_REASONS = {
+    ArgumentProblem.MISSING: AskReason.MISSING_VALUE,
+    ArgumentProblem.OUT_OF_RANGE: AskReason.OUT_OF_RANGE,
+    ArgumentProblem.UNKNOWN_VALUE: AskReason.UNKNOWN_VALUE,
+    ArgumentProblem.UNEXPECTED: AskReason.UNEXPECTED_VALUE,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One command to run on devices, with its value (None: the command takes none)."""
+
+    device_ids: tuple[str, ...]
+    command: CommandSpec
+    value: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """A fact to read from a device's live state (a readable command: ``state`` or ``state:<attribute>``)."""
+
+    device_id: str
+    fact: CommandSpec
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """The outcome for an utterance, with what it needs."""
+
+    outcome: Outcome
+    actions: tuple[Action, ...] = ()
+    readings: tuple[Reading, ...] = ()
+    reason: AskReason | None = None
+    options: tuple[str, ...] = ()
+    """What the user may choose from, as said: devices or sets (which device), rooms (which room)."""
+    subject: tuple[str, ...] = ()
+    """The devices an ask is about (the value's range, the command missing)."""
+    command: CommandSpec | None = None
+    """The command an ask about a value is about."""
+
+
+@dataclass(slots=True)
+class _Turn:
+    actions: list[Action] = field(default_factory=list)
+    readings: list[Reading] = field(default_factory=list)
+
+
+def decide(results: Sequence[RetrievalResult], devices: Mapping[str, Device], text: str) -> Decision:
+    """Return what to do with the results of ``text`` (one per parsed command)."""
+    if not results:
+        return Decision(Outcome.HAND_OFF)
+    turn = _Turn()
+    for result in results:
+        decision = _decide_one(result, devices, text, turn)
+        if decision is not None:
+            return decision
+    if turn.actions:
+        return Decision(Outcome.ACT, actions=tuple(turn.actions), readings=tuple(turn.readings))
+    return Decision(Outcome.ANSWER, readings=tuple(turn.readings))
+
+
+def _decide_one(  # noqa: PLR0911 - one early return per reason not to act
+    result: RetrievalResult, devices: Mapping[str, Device], text: str, turn: _Turn
+) -> Decision | None:
+    """Add the result's action or readings to ``turn``; return a decision that ends the turn early."""
+    if result.command.a == UNKNOWN_ACTION or "raw_text_reading" in result.meta or not result.candidates:
+        return Decision(Outcome.HAND_OFF)
+    top = result.candidates[0]
+    targets = _targets(top, result)
+    if _is_question(top, targets, devices):
+        turn.readings.extend(_readings(result, devices))
+        return None
+    if result.hint is not None:
+        reason = _HINT_REASONS.get(result.hint, AskReason.WHICH_DEVICE)
+        return Decision(Outcome.ASK, reason=reason, options=_options(result, devices))
+    if any(key in result.meta for key in GUESSED):
+        return Decision(Outcome.ASK, reason=AskReason.NOT_FOUND, options=_options(result, devices))
+    if top.entity_kind == "group" and any(c.entity_kind == "group" for c in result.candidates[1:]):
+        # 除了卧室都关掉: lights, curtains and valves are each a set; which are meant is a guess.
+        return Decision(Outcome.ASK, reason=AskReason.WHICH_DEVICE, options=_options(result, devices))
+    if _whole_home_unasked(result, top, text):
+        rooms = sorted({devices[d].room for d in targets if d in devices and devices[d].room})
+        return Decision(Outcome.ASK, reason=AskReason.WHICH_ROOM, options=tuple(rooms[:MAX_OPTIONS]))
+    return _action(result.command.a, top, targets, devices, turn)
+
+
+def _targets(candidate: Candidate, result: RetrievalResult) -> tuple[str, ...]:
+    """Return the device ids a candidate stands for (a group's members)."""
+    if candidate.entity_kind == "group":
+        group = result.groups.get(candidate.entity_id)
+        return tuple(group.device_ids) if group else ()
+    return (candidate.entity_id,)
+
+
+def _command_of(device: Device | None, command_id: str | None) -> CommandSpec | None:
+    """Return the device's command (or readable fact) with that id."""
+    if device is None or command_id is None:
+        return None
+    return next((command for command in device.commands if command.id == command_id), None)
+
+
+def _is_question(top: Candidate, targets: tuple[str, ...], devices: Mapping[str, Device]) -> bool:
+    """Return True when the chosen command reads state instead of changing it."""
+    spec = _command_of(devices.get(targets[0]) if targets else None, top.capability_id)
+    return spec is not None and spec.readable
+
+
+def _readings(result: RetrievalResult, devices: Mapping[str, Device]) -> list[Reading]:
+    """Return the facts that answer a question: a set's members, or the close candidates of one thing."""
+    readings: list[Reading] = []
+    candidates = result.candidates if result.command.q == Quantifier.ONE else result.candidates[:1]
+    for candidate in candidates:
+        for device_id in _targets(candidate, result):
+            fact = _command_of(devices.get(device_id), candidate.capability_id)
+            if fact is not None and fact.readable:
+                readings.append(Reading(device_id, fact))
+        if result.command.q == Quantifier.ONE and len(readings) >= MAX_READINGS:
+            break
+    return readings
+
+
+def _options(result: RetrievalResult, devices: Mapping[str, Device]) -> tuple[str, ...]:
+    """Return the candidates to name when asking which one, best first: devices with their room, sets."""
+    labels: dict[str, None] = {}
+    for candidate in result.candidates:
+        if candidate.entity_kind == "group":
+            group = result.groups.get(candidate.entity_id)
+            if group is not None:
+                labels[group.name] = None
+        elif (device := devices.get(candidate.entity_id)) is not None:
+            labels[device_label(device)] = None
+    return tuple(list(labels)[:MAX_OPTIONS])
+
+
+def device_label(device: Device) -> str:
+    """Return how a person names a device: its room first unless its name already says it (客厅 吊灯)."""
+    if not device.room or device.room in device.name:
+        return device.name
+    separator = " " if has_latin(device.room) or has_latin(device.name) else ""
+    return f"{device.room}{separator}{device.name}"
+
+
+def _whole_home_unasked(result: RetrievalResult, top: Candidate, text: str) -> bool:
+    """Return True for a set over every room that the user did not ask for with an all-word (打开灯)."""
+    command = result.command
+    return (
+        top.entity_kind == "group"
+        and command.q == Quantifier.ALL
+        and command.s == ANY_ROOM
+        and not any(word in text for word in ALL_WORDS)
+    )
+
+
+def _action(
+    action: str, top: Candidate, targets: tuple[str, ...], devices: Mapping[str, Device], turn: _Turn
+) -> Decision | None:
+    """Add the action on ``targets`` to ``turn`` when every device has the command and takes the value."""
+    value: Any = None
+    for number, device_id in enumerate(targets):
+        command = _command_of(devices.get(device_id), top.capability_id)
+        if command is None or command.readable:
+            return Decision(Outcome.ASK, reason=AskReason.NO_COMMAND, subject=(device_id,))
+        argument = command_argument(action, command)
+        if argument.problem is not None:
+            reason = _ARGUMENT_REASONS[argument.problem]
+            return Decision(Outcome.ASK, reason=reason, subject=(device_id,), command=command)
+        if number and argument.value != value:
+            return Decision(Outcome.ASK, reason=AskReason.OUT_OF_RANGE, subject=(device_id,), command=command)
+        value = argument.value
+    first = _command_of(devices.get(targets[0]), top.capability_id) if targets else None
+    if first is None:
+        return Decision(Outcome.HAND_OFF)
+    turn.actions.append(Action(targets, first, value))
+    return None
