@@ -134,6 +134,9 @@ class HomeAssistantUnderTest:
         await self._async_run_flow(
             OPTIONS_FLOW_PATH, {"handler": entry_id}, {CONF_DELEGATE_AGENT: ollama_agent}
         )
+        # The flow only schedules the entry's reload; this one waits for that reload's lock,
+        # then reloads again and answers once done, so the delegate is surely in effect.
+        await self.api.request("POST", f"{ENTRIES_PATH}/{entry_id}/reload")
         await self._async_wait_until_loaded(entry_id)
         await self._async_wait_until_answering()
         own = await self._async_wait_for_agent(lambda entity: entity["entity_id"] == CONVERSATION_ENTITY)
