@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 import aiohttp
 
-from demo.api import Credentials, DemoError, HomeAssistantApi
+from demo.api import Credentials, DemoError, HomeAssistantApi, WebSocketApi
 from demo.layout import (
     EMPTY_LAYOUT,
     Layout,
@@ -40,7 +40,14 @@ from demo.layout import (
 )
 from demo.replayed_home import ReplayedHome
 from demo.report import emit, format_answer, format_prompt
-from demo.server import REPOSITORY, HomeAssistantProcess, free_port, port_is_free, prepare_config
+from demo.server import (
+    REPOSITORY,
+    HomeAssistantProcess,
+    free_port,
+    port_is_free,
+    prepare_config,
+    stored_http_port,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Sequence
@@ -64,6 +71,14 @@ DEFAULT_UTTERANCES = (
 CONVERSATION_ID = "demo"
 AGENT_CONVERSATION_ID = "demo-agent"
 AGENT_PROMPT = "context_retrieval/agent_prompt"
+ASSIST_AGENT = "conversation.context_retrieval"
+"""The entry's conversation agent, which the preferred Assist pipeline (the UI's Assist dialog) talks to."""
+ASSIST_LANGUAGE = "zh-Hans"
+HTTP_CONFIG = "http/config"
+HTTP_CONFIG_PROMOTE = "http/config/promote"
+ENTITY_GET = "config/entity_registry/get"
+PIPELINE_LIST = "assist_pipeline/pipeline/list"
+PIPELINE_UPDATE = "assist_pipeline/pipeline/update"
 READY_CONVERSATION_ID = "demo-ready-check"
 """Conversation of the readiness probe, kept apart so it leaves nothing for 它 to refer to."""
 # A local demo account, printed for the user to log in with (Home Assistant listens on 127.0.0.1 only).
@@ -143,7 +158,21 @@ class Demo:
             self.temporary = True
 
     def _port(self) -> int:
-        """Return the port to serve on: the one asked for, 8123 when kept and free, else any free one."""
+        """Return the port to serve on: the one asked for, 8123 when kept and free, else any free one.
+
+        A kept state that Home Assistant has served before keeps its port (Home Assistant
+        stores its HTTP settings and ignores the YAML's afterwards).
+        """
+        stored = stored_http_port(self.config_dir) if self.args.serve else None
+        if stored is not None:
+            if self.args.port and self.args.port != stored:
+                raise DemoError(
+                    f"{self.args.state} serves on port {stored} (Home Assistant keeps its HTTP settings): "
+                    f"leave out --port, or delete {self.args.state} to start afresh on {self.args.port}"
+                )
+            if not port_is_free(stored):
+                raise DemoError(f"port {stored}, where {self.args.state} serves, is in use")
+            return stored
         if self.args.port:
             return self.args.port
         if self.args.serve and port_is_free(SERVE_PORT):
@@ -174,18 +203,7 @@ class Demo:
             port = self._port()
             api = HomeAssistantApi(session, f"http://127.0.0.1:{port}")
             self.report["url"] = api.base_url
-            with self.phases.run("start Home Assistant") as phase:
-                self.hass = await HomeAssistantProcess.async_start(self.config_dir, port, smartthings_root)
-                await self._async_wait_until_up(api)
-                phase.detail = f"HTTP answering on {api.base_url}"
-            with self.phases.run("onboard") as phase:
-                created = await api.async_onboard(CREDENTIALS)
-                how = "created" if created else "logged in as"
-                phase.detail = f"{how} {CREDENTIALS.username!r}, all steps done"
-            with self.phases.run("finish start-up") as phase:
-                version = await self._async_wait_until_running(api)
-                self.report["ha_version"] = version
-                phase.detail = f"Home Assistant {version} running"
+            created = await self._async_start(api, port, smartthings_root)
             with self.phases.run("floors, areas, aliases, exposure, states") as phase:
                 async with api.websocket() as ws:
                     applied = await async_apply_layout(ws, self.layout)
@@ -201,12 +219,38 @@ class Demo:
                 phase.detail = await self._async_add_integration(api, flow_settings)
             with self.phases.run("wait for the index") as phase:
                 phase.detail = await self._async_wait_until_answering(api)
+            if self.home is None:
+                with self.phases.run("Assist pipeline") as phase:
+                    async with api.websocket() as ws:
+                        phase.detail = await async_converse_through_agent(ws, ASSIST_AGENT)
             if self.args.serve:
                 await self._async_serve(api)
                 return
             with self.phases.run("utterances") as phase:
                 await self._async_ask(api, self.utterances)
                 phase.detail = f"{len(self.report['answers'])} answered, {self.failures} failed"
+
+    async def _async_start(self, api: HomeAssistantApi, port: int, smartthings_root: str | None) -> bool:
+        """Start Home Assistant, onboard or log in, wait for it and confirm its HTTP settings.
+
+        Return True if the owner was created now (a fresh home).
+        """
+        with self.phases.run("start Home Assistant") as phase:
+            self.hass = await HomeAssistantProcess.async_start(self.config_dir, port, smartthings_root)
+            await self._async_wait_until_up(api)
+            phase.detail = f"HTTP answering on {api.base_url}"
+        with self.phases.run("onboard") as phase:
+            created = await api.async_onboard(CREDENTIALS)
+            how = "created" if created else "logged in as"
+            phase.detail = f"{how} {CREDENTIALS.username!r}, all steps done"
+        with self.phases.run("finish start-up") as phase:
+            version = await self._async_wait_until_running(api)
+            self.report["ha_version"] = version
+            phase.detail = f"Home Assistant {version} running"
+        with self.phases.run("confirm HTTP settings") as phase:
+            async with api.websocket() as ws:
+                phase.detail = await async_confirm_http_settings(ws)
+        return created
 
     async def _async_wait_until_up(self, api: HomeAssistantApi) -> None:
         """Wait until the HTTP server answers; fail if Home Assistant exits or takes too long."""
@@ -352,7 +396,8 @@ class Demo:
         emit(f"Home Assistant is running at {api.base_url}")
         emit(f"  log in as {CREDENTIALS.username} / {CREDENTIALS.password}")
         emit(f"  state kept in {self.config_dir} (delete {self.args.state} to start afresh)")
-        emit("  try it: Developer tools → Actions → Context Retrieval: Retrieve, or Settings → Areas")
+        emit("  try it: Assist (the speech bubble at the top, or the key a): 打开客厅的灯, then 把它调到50%")
+        emit("          Developer tools → Actions → Context Retrieval: Retrieve; Settings → Areas")
         emit("Ctrl-C stops it.")
         await self.hass.process.wait()
         raise DemoError(f"Home Assistant exited by itself (code {self.hass.process.returncode})")
@@ -425,6 +470,48 @@ class Demo:
             shutil.rmtree(self.config_dir.parent, ignore_errors=True)
         else:
             emit(f"configuration kept in {self.config_dir}")
+
+
+async def async_confirm_http_settings(ws: WebSocketApi) -> str:
+    """Confirm the HTTP settings Home Assistant is trying out; return what was done.
+
+    Home Assistant 2026.10 imports the YAML ``http:`` block (the demo's port and
+    127.0.0.1) as pending settings on trial: unless confirmed, it reverts them after
+    5 minutes and restarts (exit code 100) on its defaults. The UI asks the user;
+    the demo confirms, as the user would.
+    """
+    settings = await ws.call(HTTP_CONFIG)
+    pending = settings.get("pending")
+    if settings.get("active_config_type") != "pending" or not pending:
+        return "nothing on trial (the stored settings serve)"
+    await ws.call(HTTP_CONFIG_PROMOTE)
+    hosts = ", ".join(pending.get("server_host") or ["all interfaces"])
+    return f"{hosts} port {pending.get('server_port')} confirmed (else reverted after 5 minutes)"
+
+
+async def async_converse_through_agent(ws: WebSocketApi, agent_id: str) -> str:
+    """Make ``agent_id`` the conversation agent of the preferred Assist pipeline, in Chinese; return how.
+
+    The UI's Assist dialog runs the preferred pipeline. Home Assistant's own intents
+    are not tried first (``prefer_local_intents``), so every sentence reaches the agent.
+    """
+    # The entry's agent must exist: a pipeline would take a missing one and fail on every sentence.
+    await ws.call(ENTITY_GET, entity_id=agent_id)
+    listed = await ws.call(PIPELINE_LIST)
+    preferred = listed["preferred_pipeline"]
+    pipeline = next(item for item in listed["pipelines"] if item["id"] == preferred)
+    wanted = {
+        "conversation_engine": agent_id,
+        "conversation_language": ASSIST_LANGUAGE,
+        "language": ASSIST_LANGUAGE,
+        "prefer_local_intents": False,
+    }
+    how = f"preferred pipeline {pipeline['name']!r} converses through {agent_id} in {ASSIST_LANGUAGE}"
+    if all(pipeline.get(key) == value for key, value in wanted.items()):
+        return how + " (already)"
+    fields = {key: value for key, value in pipeline.items() if key != "id"}
+    await ws.call(PIPELINE_UPDATE, pipeline_id=preferred, **(fields | wanted))
+    return how
 
 
 async def async_main(args: argparse.Namespace) -> int:

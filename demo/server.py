@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import shutil
 import signal
@@ -22,6 +23,8 @@ CONSOLE_LOG = "home-assistant.console.log"
 """Home Assistant's standard output and error, in the configuration directory."""
 STOP_TIMEOUT = 60.0
 """Seconds Home Assistant may take to stop after SIGTERM before it is killed."""
+HTTP_STORE = Path(".storage") / "http"
+"""Home Assistant's stored HTTP settings, in the configuration directory (2026.10 and later)."""
 
 
 def prepare_config(config_dir: Path, bundled: Path = BUNDLED_CONFIG) -> None:
@@ -42,6 +45,23 @@ def prepare_config(config_dir: Path, bundled: Path = BUNDLED_CONFIG) -> None:
         else:
             link.unlink()
     link.symlink_to(INTEGRATION, target_is_directory=True)
+
+
+def stored_http_port(config_dir: Path) -> int | None:
+    """Return the port Home Assistant will serve a kept configuration on (None: nothing stored).
+
+    Since 2026.10, Home Assistant imports the YAML ``http:`` block once, into its storage;
+    later starts use the stored settings (the pending ones while on trial, else the
+    confirmed ones) and ignore the YAML, so the port given to the YAML no longer counts.
+    """
+    try:
+        data = json.loads((config_dir / HTTP_STORE).read_text(encoding="utf-8"))["data"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    pending = data.get("pending")
+    settings = pending if pending and pending.get("error") is None else data.get("stable") or {}
+    port = settings.get("server_port")
+    return port if isinstance(port, int) else None
 
 
 def free_port() -> int:
