@@ -1,8 +1,8 @@
 """The check's home (``compat/config``, ``compat/layout.yaml``) and the conversation it holds there.
 
 Every device name is unique in the home and no name is part of another, so the devices a
-text names are found by their entity ids or their names alike: the retrieved context lists
-ids, Assist's live context lists names.
+text names are found by their entity ids (the retrieved context lists them) or their names
+(Assist's live context lists only names).
 """
 
 from __future__ import annotations
@@ -55,12 +55,12 @@ class Home:
 
     names: dict[str, str]
 
-    def devices_in(self, text: str) -> frozenset[str]:
-        """Return the devices ``text`` names by entity id or by name (``light.kitchen_ceiling``, 厨房灯)."""
+    def devices_in(self, text: str, *, by_name: bool = True) -> frozenset[str]:
+        """Return the devices ``text`` names by entity id, or by name too (``light.kitchen_ceiling``, 厨房灯)."""
         return frozenset(
             entity_id
             for entity_id, name in self.names.items()
-            if name in text or re.search(rf"(?<![\w.]){re.escape(entity_id)}(?!\w)", text)
+            if (by_name and name in text) or re.search(rf"(?<![\w.]){re.escape(entity_id)}(?!\w)", text)
         )
 
     def label(self, devices: frozenset[str]) -> str:

@@ -171,7 +171,7 @@ class Conversation:
         results = requests.tool_results()
         if self.setup is Setup.DIRECT:
             context = self._tool_result_text(record, results, 0, REQUEST_CONTEXT_TOOL)
-        record.devices = self.home.devices_in(context)
+        record.devices = self.home.devices_in(context, by_name=False)
         self._check_devices(record, turn, previous, record.devices, "the context")
         live = self._tool_result_text(record, results, len(SCRIPTED_CALLS[self.setup]) - 1, LIVE_CONTEXT_TOOL)
         self._check_devices(
