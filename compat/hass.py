@@ -27,6 +27,7 @@ from demo.layout import async_apply_layout, load_layout
 from demo.server import HomeAssistantProcess, free_port, prepare_config
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from pathlib import Path
 
     import aiohttp
@@ -203,7 +204,7 @@ class HomeAssistantUnderTest:
                 raise DemoError(f"Context Retrieval did not answer within {READY_TIMEOUT:.0f} s: {problem}")
             await asyncio.sleep(POLL_INTERVAL)
 
-    async def _async_wait_for_agent(self, wanted: Any) -> str:
+    async def _async_wait_for_agent(self, wanted: Callable[[dict[str, Any]], bool]) -> str:
         """Return the conversation entity that the registry predicate ``wanted`` picks, once available."""
         deadline = time.monotonic() + READY_TIMEOUT
         while True:
