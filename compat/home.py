@@ -56,7 +56,7 @@ class Home:
     names: dict[str, str]
 
     def devices_in(self, text: str, *, by_name: bool = True) -> frozenset[str]:
-        """Return the devices ``text`` names by entity id, or by name too (``light.kitchen_ceiling``, 厨房灯)."""
+        """Return the devices ``text`` names by id, or by name too (``light.kitchen_ceiling``, 厨房灯)."""
         return frozenset(
             entity_id
             for entity_id, name in self.names.items()
