@@ -39,7 +39,14 @@ from demo.layout import (
     load_layout,
 )
 from demo.replayed_home import ReplayedHome
-from demo.report import emit, format_answer, format_prompt
+from demo.report import (
+    changed_states,
+    emit,
+    format_agent_reply,
+    format_answer,
+    format_delegate_prompt,
+    format_prompt,
+)
 from demo.server import (
     REPOSITORY,
     HomeAssistantProcess,
@@ -56,6 +63,7 @@ DOMAIN = "context_retrieval"
 SERVICE_PATH = f"/api/services/{DOMAIN}/retrieve?return_response"
 ENTRIES_PATH = f"/api/config/config_entries/entry?domain={DOMAIN}"
 FLOW_PATH = "/api/config/config_entries/flow"
+CONVERSE_PATH = "/api/conversation/process"
 FAILED_ENTRY_STATES = frozenset({"setup_error", "migration_error", "failed_unload", "removed"})
 DEFAULT_UTTERANCES = (
     "打开客厅的灯",
@@ -66,8 +74,10 @@ DEFAULT_UTTERANCES = (
     "客厅温度多少",
     "打开老伙计",
     "把车库门关上",
+    "打开那个灯",
 )
-"""One conversation: a room, 它, an area alias, a floor, except, a question, a custom name, a garage door."""
+"""One conversation: a room, 它, an area alias, a floor, except, a question, a custom name, a garage door,
+and one the agent asks back about (which light?)."""
 CONVERSATION_ID = "demo"
 AGENT_CONVERSATION_ID = "demo-agent"
 AGENT_PROMPT = "context_retrieval/agent_prompt"
@@ -149,6 +159,7 @@ class Demo:
         summary = home.summary() if home else layout.summary()
         self.report: dict[str, Any] = {"layout": summary, "answers": []}
         self.failures = 0
+        self.agent_conversation_id: str | None = None
         self.exit_code: int | None = None
         if args.serve:
             self.config_dir = args.state / "config"
@@ -353,11 +364,14 @@ class Demo:
             await asyncio.sleep(POLL_INTERVAL)
 
     async def _async_ask(self, api: HomeAssistantApi, utterances: Sequence[str]) -> None:
-        """Ask the service about each utterance, in one conversation, and print its answers.
+        """Take each utterance through one conversation and print, per turn, what happened.
 
-        Each answer is followed by the prompt an LLM agent would receive through the
-        Context Retrieval API for the same turn (a conversation of its own) and its size
-        next to Assist's.
+        Per turn: the retrieve service's answer; on the demo home, what the integration's
+        conversation agent answered and which states it changed (a conversation of its
+        own); and the prompt an LLM agent would receive through the Context Retrieval API
+        for the same turn (a conversation of its own too), with its size next to Assist's.
+        On a replayed SmartThings household the agent is left out (it would send commands
+        to the replay) and the prompt is shown whole.
         """
         emit()
         if self.home is not None:
@@ -368,24 +382,50 @@ class Demo:
             emit()
         async with api.websocket() as websocket:
             for text in utterances:
-                started = time.perf_counter()
                 try:
-                    answer = await self._async_retrieve(api, text, CONVERSATION_ID)
-                    agent = await websocket.call(
-                        AGENT_PROMPT, text=text, conversation_id=AGENT_CONVERSATION_ID
-                    )
+                    lines = await self._async_turn(api, websocket, text)
                 except DemoError as err:
                     self.failures += 1
                     self.report["answers"].append({"text": text, "error": str(err)})
                     emit(f"» {text}\n  error: {err}")
                     continue
-                self.report["answers"].append({"text": text, "response": answer, "agent_prompt": agent})
-                for line in [
-                    *format_answer(text, answer, time.perf_counter() - started),
-                    *format_prompt(agent, compare_with_assist=self.home is None),
-                ]:
+                for line in lines:
                     emit(line)
                 emit()
+
+    async def _async_turn(self, api: HomeAssistantApi, websocket: WebSocketApi, text: str) -> list[str]:
+        """Take one utterance through the service, the agent (demo home) and the prompt; return its lines."""
+        started = time.perf_counter()
+        answer = await self._async_retrieve(api, text, CONVERSATION_ID)
+        lines = format_answer(text, answer, time.perf_counter() - started)
+        turn: dict[str, Any] = {"text": text, "response": answer}
+        if self.home is None:
+            before = await self._async_states(api)
+            started = time.perf_counter()
+            reply = await self._async_converse(api, text)
+            seconds = time.perf_counter() - started
+            changes = changed_states(before, await self._async_states(api))
+            turn["agent"] = {"result": reply, "changes": changes}
+            lines += format_agent_reply(ASSIST_AGENT, reply, changes, seconds)
+        agent = await websocket.call(AGENT_PROMPT, text=text, conversation_id=AGENT_CONVERSATION_ID)
+        turn["agent_prompt"] = agent
+        self.report["answers"].append(turn)
+        if self.home is None:
+            return lines + format_delegate_prompt(agent)
+        return lines + format_prompt(agent, compare_with_assist=False)
+
+    async def _async_converse(self, api: HomeAssistantApi, text: str) -> dict[str, Any]:
+        """Return the integration's agent's answer to ``text``, in the demo's conversation with it."""
+        body = {"text": text, "agent_id": ASSIST_AGENT, "language": ASSIST_LANGUAGE}
+        if self.agent_conversation_id:
+            body["conversation_id"] = self.agent_conversation_id
+        result = await api.request("POST", CONVERSE_PATH, json=body)
+        self.agent_conversation_id = result.get("conversation_id")
+        return result
+
+    async def _async_states(self, api: HomeAssistantApi) -> dict[str, dict[str, Any]]:
+        """Return every entity's state, by entity id."""
+        return {state["entity_id"]: state for state in await api.request("GET", "/api/states")}
 
     async def _async_serve(self, api: HomeAssistantApi) -> None:
         """Print how to reach Home Assistant, answer any utterances given, then wait for Ctrl-C."""

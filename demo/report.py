@@ -12,6 +12,26 @@ COMMAND_FIELDS = ("a", "s", "n", "t", "q", "c")
 """Wire fields of a parsed command (CONTRACT §1), in the order they are printed."""
 MAX_GROUP_MEMBERS_SHOWN = 3
 MAX_REASONS_SHOWN = 5
+MAX_PROMPT_LINES = 10
+"""Lines of a turn's part of the delegate's prompt shown (the rest is counted)."""
+SHOWN_ATTRIBUTES = (
+    "brightness",
+    "color_temp_kelvin",
+    "rgb_color",
+    "temperature",
+    "target_temp_low",
+    "target_temp_high",
+    "hvac_mode",
+    "fan_mode",
+    "preset_mode",
+    "percentage",
+    "current_position",
+    "volume_level",
+    "is_volume_muted",
+    "source",
+)
+"""Attributes whose changes an agent's turn shows (others, such as color_mode, follow from these)."""
+IGNORED_DOMAINS = frozenset({"conversation"})
 
 
 def emit(line: str = "") -> None:
@@ -121,4 +141,85 @@ def format_prompt(agent: Mapping[str, Any], *, compare_with_assist: bool = True)
     ]
     lines.extend(f"    │ {line}" for line in agent["prompt"].splitlines())
     lines.append(f"  its tools: {', '.join(agent.get('tools') or ()) or '(none)'}")
+    return lines
+
+
+def changed_states(
+    before: Mapping[str, Mapping[str, Any]], after: Mapping[str, Mapping[str, Any]]
+) -> list[dict[str, Any]]:
+    """Return what changed between two ``/api/states`` snapshots (by entity id), in entity id order.
+
+    Each change has the entity id, its state before and after, and the shown attributes
+    (``SHOWN_ATTRIBUTES``) whose value changed, as ``{name: [before, after]}``. Entities
+    of ``IGNORED_DOMAINS`` (an agent's own state is the time it last answered) are left out.
+    """
+    changes = []
+    for entity_id in sorted(after):
+        if entity_id.partition(".")[0] in IGNORED_DOMAINS:
+            continue
+        old = before.get(entity_id) or {}
+        new = after[entity_id]
+        old_attributes, new_attributes = old.get("attributes") or {}, new.get("attributes") or {}
+        attributes = {
+            name: [old_attributes.get(name), new_attributes.get(name)]
+            for name in SHOWN_ATTRIBUTES
+            if old_attributes.get(name) != new_attributes.get(name)
+        }
+        if old.get("state") != new.get("state") or attributes:
+            changes.append(
+                {
+                    "entity_id": entity_id,
+                    "from": old.get("state"),
+                    "to": new.get("state"),
+                    "attributes": attributes,
+                }
+            )
+    return changes
+
+
+def format_change(change: Mapping[str, Any]) -> str:
+    """Return one change as ``light.x: off → on, brightness 128`` (attributes that went away left out)."""
+    parts = [f"{change['from']} → {change['to']}"] if change["from"] != change["to"] else []
+    for name, (old, new) in change["attributes"].items():
+        if new is not None:
+            parts.append(f"{name} {old} → {new}" if old is not None else f"{name} {new}")
+    return f"{change['entity_id']}: {', '.join(parts) or 'attributes cleared'}"
+
+
+def format_agent_reply(
+    agent_id: str, result: Mapping[str, Any], changes: list[Mapping[str, Any]], seconds: float
+) -> list[str]:
+    """Return the lines of an agent's turn: what it said (and whether it asks back), then what changed."""
+    response = result.get("response") or {}
+    speech = ((response.get("speech") or {}).get("plain") or {}).get("speech") or "(nothing said)"
+    kind = response.get("response_type") or "?"
+    asks = ", asks back" if result.get("continue_conversation") else ""
+    lines = [f"  agent {agent_id} ({seconds * 1000:.0f} ms, {kind}{asks}): {speech}"]
+    lines.extend(f"    changed {format_change(change)}" for change in changes)
+    if not changes:
+        lines.append("    (no state changed)")
+    return lines
+
+
+def format_delegate_prompt(agent: Mapping[str, Any]) -> list[str]:
+    """Return, short, what a delegate LLM agent would receive for the turn: sizes, this turn's part, tools.
+
+    The API's static prompt is the same on every turn and only counted; the request's part
+    (the turn's devices) is shown up to ``MAX_PROMPT_LINES`` lines.
+    """
+    ours, assist = agent["size"], agent["assist_size"]
+    ratio = assist["characters"] / max(ours["characters"], 1)
+    comparison = f"{ratio:.1f}x smaller" if ratio >= 1 else f"{1 / ratio:.1f}x larger"
+    static, request = agent.get("static_prompt") or "", agent.get("request_prompt") or agent["prompt"]
+    lines = [
+        f"  LLM agent prompt through Context Retrieval: {ours['characters']:,} characters, "
+        f"~{ours['tokens']:,} tokens (Assist: {assist['characters']:,} characters, "
+        f"~{assist['tokens']:,} tokens; {comparison}): the static prompt "
+        f"({len(static):,} characters, the same every turn), then this turn's part:"
+    ]
+    request_lines = request.splitlines()
+    lines.extend(f"    │ {line}" for line in request_lines[:MAX_PROMPT_LINES])
+    if len(request_lines) > MAX_PROMPT_LINES:
+        lines.append(f"    │ … {len(request_lines) - MAX_PROMPT_LINES} more lines")
+    lines.append(f"  its tools: {len(agent.get('tools') or ())}")
     return lines

@@ -21,13 +21,24 @@ import pytest
 from demo.ha import DEFAULT_UTTERANCES, LLM_SETTINGS
 from demo.layout import load_layout
 from demo.replayed_home import CONFIG_SPEC_FILE, ReplayedHome
-from demo.report import display_width, format_answer, format_command, format_prompt
+from demo.report import (
+    changed_states,
+    display_width,
+    format_agent_reply,
+    format_answer,
+    format_change,
+    format_command,
+    format_delegate_prompt,
+    format_prompt,
+)
 from tests.openai_server import FakeOpenAI, Reply
 
 REPOSITORY = Path(__file__).resolve().parent.parent
 SHARED_SMARTTHINGS = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "smartthings"
 DEMO_TIMEOUT = 240
 """Seconds the whole demo may take here (it takes well under 15 s)."""
+CONVERSATION = ("打开客厅的灯", "把它调到50%", "客厅温度多少", "打开那个灯")
+"""The demo run's conversation: a room, 它, a question, and an unclear one the agent asks back about."""
 BALCONY_STRIP = "打开阳台的灯带"
 STUDY_AC = "把书房空调调到26度"
 
@@ -50,8 +61,8 @@ def run_demo(report: Path, *arguments: str) -> tuple[subprocess.CompletedProcess
 
 @pytest.fixture(scope="module")
 def demo_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[subprocess.CompletedProcess[str], dict]:
-    """Run the demo once with one utterance."""
-    return run_demo(tmp_path_factory.mktemp("demo") / "report.json", "打开客厅的灯")
+    """Run the demo once on a short conversation."""
+    return run_demo(tmp_path_factory.mktemp("demo") / "report.json", *CONVERSATION)
 
 
 @pytest.fixture(scope="module")
@@ -79,14 +90,46 @@ def test_demo_runs_home_assistant_end_to_end(demo_run):
         "wait for the index",
         "utterances",
         "stop Home Assistant",
+        "confirm HTTP settings",
+        "Assist pipeline",
     }
     assert "add Context Retrieval: added through the config flow (offline parser)" in process.stdout
+    # Home Assistant would otherwise revert the YAML's HTTP settings after 5 minutes, and restart.
+    assert "confirm HTTP settings: 127.0.0.1 port " in process.stdout
+    assert (
+        "Assist pipeline: preferred pipeline 'Home Assistant' converses through "
+        "conversation.context_retrieval in zh-Hans"
+    ) in process.stdout
+
+
+def test_demo_converses_with_the_agent_and_shows_what_changed(demo_run):
+    process, report = demo_run
+    turns = {answer["text"]: answer for answer in report["answers"]}
+    assert list(turns) == list(CONVERSATION)
+    agent_ids = {answer["agent"]["result"]["conversation_id"] for answer in report["answers"]}
+    assert len(agent_ids) == 1  # one conversation, so 它 refers back
+    # The living-room lights: the ceiling light and the strip start on, the floor lamp off.
+    lit = {change["entity_id"]: change["to"] for change in turns["打开客厅的灯"]["agent"]["changes"]}
+    assert lit == {"light.living_room_floor_lamp": "on"}
+    [dimmed] = turns["把它调到50%"]["agent"]["changes"]
+    assert dimmed["entity_id"] == "light.living_room_ceiling"
+    assert dimmed["attributes"]["brightness"] == [180, 128]
+    question = turns["客厅温度多少"]["agent"]
+    assert question["result"]["response"]["response_type"] == "query_answer"
+    assert "24.5" in question["result"]["response"]["speech"]["plain"]["speech"]
+    assert question["changes"] == []
+    unclear = turns["打开那个灯"]["agent"]
+    assert unclear["result"]["continue_conversation"] is True
+    assert unclear["changes"] == []
+    assert "agent conversation.context_retrieval (" in process.stdout
+    assert "    changed light.living_room_ceiling: brightness 180 → 128" in process.stdout
+    assert "asks back): " in process.stdout
 
 
 def test_demo_service_answers_with_demo_entities(demo_run):
     process, report = demo_run
     demo_entities = set(load_layout().entity_ids())
-    [answer] = report["answers"]
+    answer = report["answers"][0]
     assert answer["text"] == "打开客厅的灯"
     response = answer["response"]
     candidates = [candidate for result in response["results"] for candidate in result["candidates"]]
@@ -103,7 +146,7 @@ def test_demo_service_answers_with_demo_entities(demo_run):
 
 def test_demo_prints_what_an_llm_agent_would_receive(demo_run):
     process, report = demo_run
-    [answer] = report["answers"]
+    answer = report["answers"][0]
     agent = answer["agent_prompt"]
     assert "light.living_room_ceiling" in agent["prompt"]
     assert "车库门" not in agent["prompt"]
@@ -339,6 +382,54 @@ def test_replayed_home_samples_labelled_queries_else_device_names(tmp_path):
     (tmp_path / "devices.jsonl").write_text("", encoding="utf-8")
     with pytest.raises(ValueError, match="no named device"):
         ReplayedHome.from_dump(tmp_path)
+
+
+def test_changed_states_show_state_and_meaningful_attributes():
+    before = {
+        "light.a": {"state": "off", "attributes": {"friendly_name": "A"}},
+        "light.b": {"state": "on", "attributes": {"brightness": 180, "color_mode": "brightness"}},
+        "light.c": {"state": "on", "attributes": {"brightness": 90, "color_mode": "brightness"}},
+        "sensor.t": {"state": "24.5", "attributes": {}},
+        "conversation.context_retrieval": {"state": "2026-11-24T10:00:00", "attributes": {}},
+    }
+    after = {
+        "light.a": {"state": "on", "attributes": {"friendly_name": "A", "brightness": 255}},
+        "light.b": {"state": "on", "attributes": {"brightness": 128, "color_mode": "brightness"}},
+        "light.c": {"state": "off", "attributes": {"brightness": None, "color_mode": None}},
+        "sensor.t": {"state": "24.5", "attributes": {}},
+        "conversation.context_retrieval": {"state": "2026-11-24T10:00:01", "attributes": {}},
+    }
+    changes = changed_states(before, after)
+    assert [change["entity_id"] for change in changes] == ["light.a", "light.b", "light.c"]
+    assert [format_change(change) for change in changes] == [
+        "light.a: off → on, brightness 255",
+        "light.b: brightness 180 → 128",
+        "light.c: on → off",
+    ]
+    result = {
+        "response": {"speech": {"plain": {"speech": "哪一个？"}}, "response_type": "action_done"},
+        "continue_conversation": True,
+    }
+    assert format_agent_reply("conversation.x", result, [], 0.012) == [
+        "  agent conversation.x (12 ms, action_done, asks back): 哪一个？",
+        "    (no state changed)",
+    ]
+
+
+def test_delegate_prompt_is_shown_short():
+    request = "\n".join(f"line {number}" for number in range(15))
+    agent = {
+        "prompt": f"static\n{request}",
+        "static_prompt": "static",
+        "request_prompt": request,
+        "tools": ["a", "b"],
+        "size": {"characters": 200, "tokens": 50},
+        "assist_size": {"characters": 100, "tokens": 25},
+    }
+    lines = format_delegate_prompt(agent)
+    assert "2.0x larger): the static prompt (6 characters, the same every turn)" in lines[0]
+    assert lines[1:-2] == [f"    │ line {number}" for number in range(10)]
+    assert lines[-2:] == ["    │ … 5 more lines", "  its tools: 2"]
 
 
 def test_prompt_without_assist_comparison_for_smartthings_devices():
