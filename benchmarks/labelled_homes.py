@@ -54,6 +54,8 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
     from pathlib import Path
 
+    from homeassistant.core import HomeAssistant
+
     from custom_components.context_retrieval.core import Device, RetrievalResult
 
 DATA = REPO_ROOT / "benchmarks" / "data"
@@ -146,57 +148,62 @@ def load_ha_home(directory: Path) -> LabelledHome:
 async def _async_snapshot(layout: dict[str, Any]) -> tuple[list[Device], tuple[Room, ...]]:
     """Create the layout in a Home Assistant test instance; return its devices and rooms."""
     async with test_home_assistant() as hass:
-        owner = MockConfigEntry(domain="labelled_home")
-        owner.add_to_hass(hass)
-        floors, areas = fr.async_get(hass), ar.async_get(hass)
-        device_registry, entity_registry = dr.async_get(hass), er.async_get(hass)
-        floor_ids = {}
-        for floor in layout.get("floors", []):
-            created = floors.async_create(floor["name"], aliases=set(floor.get("aliases", [])))
-            floor_ids[floor["id"]] = created.floor_id
-        area_ids = {}
-        for area in layout.get("areas", []):
-            created = areas.async_create(
-                area["name"], aliases=set(area.get("aliases", [])), floor_id=floor_ids.get(area.get("floor"))
-            )
-            area_ids[area["id"]] = created.id
-        device_ids = {}
-        for device in layout.get("devices", []):
-            created = device_registry.async_get_or_create(
-                config_entry_id=owner.entry_id,
-                identifiers={("labelled_home", device["id"])},
-                name=device["name"],
-            )
-            device_registry.async_update_device(
-                created.id, name_by_user=device.get("name_by_user"), area_id=area_ids.get(device.get("area"))
-            )
-            device_ids[device["id"]] = created.id
-        for entity in layout["entities"]:
-            domain, _, object_id = entity["entity_id"].partition(".")
-            entry = entity_registry.async_get_or_create(
-                domain,
-                "labelled_home",
-                entity["entity_id"],
-                suggested_object_id=object_id,
-                config_entry=owner,
-                device_id=device_ids.get(entity.get("device")),
-            )
-            entry = entity_registry.async_update_entity(
-                entry.entity_id,
-                new_entity_id=entity["entity_id"],
-                area_id=area_ids.get(entity.get("area")),
-                aliases=[er.COMPUTED_NAME, *entity.get("aliases", [])],
-            )
-            attributes = {"friendly_name": entity["name"], **(entity.get("attributes") or {})}
-            hass.states.async_set(entity["entity_id"], str(entity.get("state", "unknown")), attributes)
-            async_expose_entity(
-                hass, "conversation", entity["entity_id"], should_expose=entity.get("exposed", True)
-            )
-        await hass.async_block_till_done()
+        await async_create_layout(hass, layout)
         snapshot = async_snapshot_home(hass)
         devices, rooms = snapshot.devices(), snapshot.rooms
         await hass.async_stop(force=True)
     return devices, rooms
+
+
+async def async_create_layout(hass: HomeAssistant, layout: dict[str, Any]) -> None:
+    """Create a ``home.yaml`` layout: floors, areas, devices, entities with their states, exposure."""
+    owner = MockConfigEntry(domain="labelled_home")
+    owner.add_to_hass(hass)
+    floors, areas = fr.async_get(hass), ar.async_get(hass)
+    device_registry, entity_registry = dr.async_get(hass), er.async_get(hass)
+    floor_ids = {}
+    for floor in layout.get("floors", []):
+        created = floors.async_create(floor["name"], aliases=set(floor.get("aliases", [])))
+        floor_ids[floor["id"]] = created.floor_id
+    area_ids = {}
+    for area in layout.get("areas", []):
+        created = areas.async_create(
+            area["name"], aliases=set(area.get("aliases", [])), floor_id=floor_ids.get(area.get("floor"))
+        )
+        area_ids[area["id"]] = created.id
+    device_ids = {}
+    for device in layout.get("devices", []):
+        created = device_registry.async_get_or_create(
+            config_entry_id=owner.entry_id,
+            identifiers={("labelled_home", device["id"])},
+            name=device["name"],
+        )
+        device_registry.async_update_device(
+            created.id, name_by_user=device.get("name_by_user"), area_id=area_ids.get(device.get("area"))
+        )
+        device_ids[device["id"]] = created.id
+    for entity in layout["entities"]:
+        domain, _, object_id = entity["entity_id"].partition(".")
+        entry = entity_registry.async_get_or_create(
+            domain,
+            "labelled_home",
+            entity["entity_id"],
+            suggested_object_id=object_id,
+            config_entry=owner,
+            device_id=device_ids.get(entity.get("device")),
+        )
+        entry = entity_registry.async_update_entity(
+            entry.entity_id,
+            new_entity_id=entity["entity_id"],
+            area_id=area_ids.get(entity.get("area")),
+            aliases=[er.COMPUTED_NAME, *entity.get("aliases", [])],
+        )
+        attributes = {"friendly_name": entity["name"], **(entity.get("attributes") or {})}
+        hass.states.async_set(entity["entity_id"], str(entity.get("state", "unknown")), attributes)
+        async_expose_entity(
+            hass, "conversation", entity["entity_id"], should_expose=entity.get("exposed", True)
+        )
+    await hass.async_block_till_done()
 
 
 # --- scoring -----------------------------------------------------------------------------------

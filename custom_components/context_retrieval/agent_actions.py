@@ -95,10 +95,8 @@ async def async_act(
     decision = decide(retrieval.results, devices, user_input.text)
     if decision.outcome is Outcome.HAND_OFF:
         return await _async_hand_off(hass, user_input, chat_log)
-    if decision.outcome is Outcome.ASK:
-        local = await conversation.async_handle_intents(hass, user_input, chat_log)
-        if local is not None:
-            return _result(user_input, chat_log, local, agent_id=conversation.HOME_ASSISTANT_AGENT)
+    if decision.outcome is Outcome.ASK and (local := await _async_exact_intent(hass, user_input, chat_log)):
+        return _result(user_input, chat_log, local, agent_id=conversation.HOME_ASSISTANT_AGENT)
     language = user_input.language or hass.config.language
     replies = await Replies.async_load(hass, language)
     response = intent.IntentResponse(language=language)
@@ -120,6 +118,17 @@ async def async_act(
             response.response_type = intent.IntentResponseType.QUERY_ANSWER
     response.async_set_speech(" ".join(parts))
     return _result(user_input, chat_log, response)
+
+
+async def _async_exact_intent(
+    hass: HomeAssistant, user_input: conversation.ConversationInput, chat_log: conversation.ChatLog
+) -> intent.IntentResponse | None:
+    """Return Home Assistant's answer when its exact-wording intents match the utterance, else None."""
+    try:
+        return await conversation.async_handle_intents(hass, user_input, chat_log)
+    except HomeAssistantError as err:  # an intent without a handler, a target it refused
+        LOGGER.debug("Home Assistant's intents could not handle %r: %s", user_input.text, err)
+        return None
 
 
 async def _async_hand_off(

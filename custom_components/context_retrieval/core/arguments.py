@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from .fusion import ActionValue, takes_argument
+from .fusion import ActionValue, is_plain_number, takes_argument
 
 if TYPE_CHECKING:
     from .models import CommandSpec
@@ -49,6 +49,9 @@ def command_argument(action: str, command: CommandSpec) -> Argument:
         return _listed_value(action, command.value_list)
     if said is None or said.number is None:
         return Argument(problem=ArgumentProblem.MISSING)
+    _, equals, value = action.partition("=")
+    if equals and not is_plain_number(value):
+        return Argument(problem=ArgumentProblem.UNKNOWN_VALUE)  # 三档 is a level, not 3 %
     return _ranged_value(said, command)
 
 

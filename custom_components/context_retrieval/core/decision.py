@@ -16,9 +16,11 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from .arguments import ArgumentProblem, command_argument
-from .models import ANY_ROOM, UNKNOWN_ACTION, Quantifier
+from .gating import is_type_word
+from .models import ANY_NAME, ANY_ROOM, LAST_MENTIONED, UNKNOWN_ACTION, Quantifier
+from .parsing.offline import spoken_values
 from .search import ALL_WORDS
-from .text import has_latin
+from .text import compact, has_latin
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -29,8 +31,17 @@ MAX_READINGS = 3
 """Close candidates read for a question about one thing (客厅温度多少: the sensor and the air conditioner)."""
 MAX_OPTIONS = 5
 """Devices or rooms named when asking which one."""
-GUESSED = ("scope_include_fallback", "keyword_miss", "bulk_name_unmatched", "reference_unresolved")
-"""Meta keys saying the engine guessed: a room it did not find, a name nobody has, 它 with no referent."""
+GUESSED = (
+    "scope_include_fallback",
+    "keyword_miss",
+    "bulk_name_unmatched",
+    "reference_unresolved",
+    "kept_for_unfamiliar_action",
+)
+"""Meta keys saying the engine guessed: a room it did not find, a name nobody has, 它 with no referent,
+a command kept for an action it does not know."""
+NAME_REASONS = frozenset({"name_hit", "alias_hit", "pinyin_hit", "room_carried"})
+"""Candidate reasons that say the device was found by what the user called it (or sounds like it)."""
 
 
 class Outcome(StrEnum):
@@ -125,6 +136,16 @@ def decide(results: Sequence[RetrievalResult], devices: Mapping[str, Device], te
         if decision is not None:
             return decision
     if turn.actions:
+        turn.actions = _without_subsumed(turn.actions)
+        if _values_unused(text, turn.actions, devices):
+            # 制热二十八度 read as the mode alone: acting would drop what the user asked for.
+            first = turn.actions[0]
+            return Decision(
+                Outcome.ASK,
+                reason=AskReason.UNEXPECTED_VALUE,
+                subject=first.device_ids[:1],
+                command=first.command,
+            )
         return Decision(Outcome.ACT, actions=tuple(turn.actions), readings=tuple(turn.readings))
     return Decision(Outcome.ANSWER, readings=tuple(turn.readings))
 
@@ -140,16 +161,22 @@ def _decide_one(  # noqa: PLR0911 - one early return per reason not to act
     if _is_question(top, targets, devices):
         turn.readings.extend(_readings(result, devices))
         return None
-    if result.hint is not None:
+    if (
+        result.hint == "multiple_close_matches"
+        and (named := _named_in_text(result, devices, text)) is not None
+    ):
+        # 关掉公卫灯 with 公卫灯 and 公卫镜前灯 close: the one the user called by its full name.
+        top, targets = named, (named.entity_id,)
+    elif result.hint is not None:
         reason = _HINT_REASONS.get(result.hint, AskReason.WHICH_DEVICE)
         return Decision(Outcome.ASK, reason=reason, options=_options(result, devices))
-    if any(key in result.meta for key in GUESSED):
+    if any(key in result.meta for key in GUESSED) or _name_unmatched(result, top):
         return Decision(Outcome.ASK, reason=AskReason.NOT_FOUND, options=_options(result, devices))
     if top.entity_kind == "group" and any(c.entity_kind == "group" for c in result.candidates[1:]):
         # 除了卧室都关掉: lights, curtains and valves are each a set; which are meant is a guess.
         return Decision(Outcome.ASK, reason=AskReason.WHICH_DEVICE, options=_options(result, devices))
-    if _whole_home_unasked(result, top, text):
-        rooms = sorted({devices[d].room for d in targets if d in devices and devices[d].room})
+    rooms = sorted({devices[d].room for d in targets if d in devices and devices[d].room})
+    if len(rooms) > 1 and _whole_home_unasked(result, top, text):
         return Decision(Outcome.ASK, reason=AskReason.WHICH_ROOM, options=tuple(rooms[:MAX_OPTIONS]))
     return _action(result.command.a, top, targets, devices, turn)
 
@@ -187,6 +214,69 @@ def _readings(result: RetrievalResult, devices: Mapping[str, Device]) -> list[Re
         if result.command.q == Quantifier.ONE and len(readings) >= MAX_READINGS:
             break
     return readings
+
+
+def _named_in_text(result: RetrievalResult, devices: Mapping[str, Device], text: str) -> Candidate | None:
+    """Return the one close candidate the utterance calls by its whole name, alias or room and name."""
+    said = compact(text)
+    best: tuple[int, Candidate] | None = None
+    tie = False
+    for candidate in result.candidates:
+        device = devices.get(candidate.entity_id)
+        if candidate.entity_kind != "device" or device is None:
+            continue
+        names = [device.name, *device.aliases, device_label(device)]
+        length = max((len(compact(name)) for name in names if name and compact(name) in said), default=0)
+        if not length:
+            continue
+        if best is None or length > best[0]:
+            best, tie = (length, candidate), False
+        elif length == best[0]:
+            tie = True
+    return None if best is None or tie else best[1]
+
+
+def _name_unmatched(result: RetrievalResult, top: Candidate) -> bool:
+    """Return True when the device chosen is not the one the user named.
+
+    That is: found by its type or part of its name alone (冰箱插座 is not 鱼缸插座), found by
+    how a word the user said as a kind of device sounds (台灯 heard as 大灯), or outside the
+    room the user named.
+    """
+    name, reasons = result.command.n, set(top.reasons)
+    heard = result.meta.get("heard_as")
+    if isinstance(heard, dict) and any(is_type_word(word) for word in heard):
+        return True
+    if (
+        result.command.s not in {ANY_ROOM, ""}
+        and not result.command.s.startswith("!")
+        and "room_hit" not in reasons
+    ):
+        return True
+    if top.entity_kind != "device" or name in {ANY_NAME, LAST_MENTIONED} or is_type_word(name):
+        return False
+    return not NAME_REASONS & reasons
+
+
+def _without_subsumed(actions: list[Action]) -> list[Action]:
+    """Return the actions without those a valued action on the same devices carries out anyway.
+
+    打开一半 parses as 打开 and 设置位置=50%: setting the position opens it half.
+    """
+    valued = {action.device_ids for action in actions if action.value is not None}
+    return [action for action in actions if action.value is not None or action.device_ids not in valued]
+
+
+def _values_unused(text: str, actions: list[Action], devices: Mapping[str, Device]) -> bool:
+    """Return True when the utterance says more values than the actions carry (names' digits aside)."""
+    said = compact(text)
+    for action in actions:
+        for device_id in action.device_ids:
+            if (device := devices.get(device_id)) is not None:
+                for name in (device.name, *device.aliases):
+                    said = said.replace(compact(name), " ")
+    numbers = sum(isinstance(a.value, (int, float)) and not isinstance(a.value, bool) for a in actions)
+    return len(spoken_values(said)) > numbers
 
 
 def _options(result: RetrievalResult, devices: Mapping[str, Device]) -> tuple[str, ...]:

@@ -86,6 +86,11 @@ def _unit_family(unit: str | None) -> str | None:
     return unit
 
 
+def is_plain_number(value: str) -> bool:
+    """Return True when ``value`` is only a number and a unit this module knows (26, 50%, 24C; not 3档)."""
+    return _NUMBER_WITH_UNIT.fullmatch(value.strip()) is not None
+
+
 def takes_argument(command: CommandSpec) -> bool:
     """Return True when a command is given a value (a range or a list to choose from)."""
     return bool(command.value_range or command.value_list)

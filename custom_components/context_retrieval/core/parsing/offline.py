@@ -234,6 +234,13 @@ _NUMBER_PATTERNS: tuple[tuple[re.Pattern[str], str | None], ...] = (
 )
 """Value patterns: (regex, fixed unit or None to take the unit from group 2)."""
 _COUNT_PATTERN = re.compile(r"([0-9]+|[一二两三四五六七八九十]+)(个|盏|台|只|组|扇|部|套|路)")
+_SHARE_PATTERNS: tuple[tuple[re.Pattern[str], float], ...] = (
+    (re.compile(r"([一二两三四五六七八九])成"), 10.0),
+    (re.compile(r"一半"), 50.0),
+)
+"""Shares said as words: (regex, percent per unit of group 1, or the percent when it has no group)."""
+_FRACTION_PATTERN = re.compile(r"([一二两三四五六七八九十])分之([一二两三四五六七八九])")
+"""三分之一: the denominator first, as said."""
 
 
 @dataclass(slots=True, frozen=True)
@@ -459,10 +466,12 @@ def _token_at(text: str, position: int, lexicon: OfflineParser) -> _Token:
 
 
 def _number_at(text: str, position: int) -> _Token | None:
-    """Return a count (两盏) or a value (50%, 26度, 百分之五十) token at ``position``."""
+    """Return a count (两盏) or a value (50%, 26度, 百分之五十, 三成, 一半) token at ``position``."""
     count = _COUNT_PATTERN.match(text, position)
     if count:
         return _Token(_Kind.COUNT, count.group(0), str(_to_int(count.group(1))))
+    if share := _share_at(text, position):
+        return share
     for pattern, fixed_unit in _NUMBER_PATTERNS:
         match = pattern.match(text, position)
         if match:
@@ -471,6 +480,35 @@ def _number_at(text: str, position: int) -> _Token | None:
             unit = fixed_unit or match.group(2) or ""
             return _Token(_Kind.NUM, match.group(0), value, "度" if unit.startswith("°") else unit)
     return None
+
+
+def _share_at(text: str, position: int) -> _Token | None:
+    """Return a share said in words (三成, 一半, 三分之一) as a percentage token, or None."""
+    fraction = _FRACTION_PATTERN.match(text, position)
+    if fraction:
+        percent = 100 * _to_int(fraction.group(2)) / _to_int(fraction.group(1))
+        return _Token(_Kind.NUM, fraction.group(0), str(round(percent)), "%")
+    for pattern, percent in _SHARE_PATTERNS:
+        match = pattern.match(text, position)
+        if match:
+            units = _to_int(match.group(1)) if match.groups() else 1
+            return _Token(_Kind.NUM, match.group(0), str(round(units * percent)), "%")
+    return None
+
+
+def spoken_values(text: str) -> list[str]:
+    """Return the values said in ``text`` (26度, 50%, 百分之三十, 3档), not counts (两盏); digits as said."""
+    values: list[str] = []
+    position = 0
+    while position < len(text):
+        token = _number_at(text, position)
+        if token is None:
+            position += 1
+            continue
+        if token.kind is _Kind.NUM:
+            values.append(token.text)
+        position += len(token.text)
+    return values
 
 
 def _to_int(number: str) -> int:

@@ -1,0 +1,150 @@
+"""The Context Retrieval conversation agent without an LLM: it acts, answers, asks back or hands on.
+
+Every turn goes through ``conversation.async_converse`` to the agent's entity, in the test
+home; the services of the home's domains are recorded instead of run.
+"""
+
+from __future__ import annotations
+
+import pytest
+from homeassistant.components import conversation
+from homeassistant.core import Context, HomeAssistant
+from homeassistant.helpers import entity_registry as er
+from homeassistant.helpers import intent
+from pytest_homeassistant_custom_component.common import async_mock_service
+
+from custom_components.context_retrieval.const import DOMAIN
+
+AGENT = "conversation.context_retrieval"
+
+
+@pytest.fixture
+def calls(home: HomeAssistant) -> dict[str, list]:
+    """Record the services an offline agent may call."""
+    recorded: dict[str, list] = {}
+    for domain, service in (
+        ("light", "turn_on"),
+        ("light", "turn_off"),
+        ("climate", "set_temperature"),
+        ("climate", "turn_off"),
+        ("cover", "open_cover"),
+        ("cover", "close_cover"),
+        ("media_player", "volume_set"),
+        ("switch", "turn_off"),
+    ):
+        recorded[f"{domain}.{service}"] = async_mock_service(home, domain, service)
+    return recorded
+
+
+def made(calls: dict[str, list]) -> list[tuple[str, list[str], dict]]:
+    """Return the calls made: service, entities, data without the entities."""
+    return [
+        (service, list(call.data["entity_id"]), {k: v for k, v in call.data.items() if k != "entity_id"})
+        for service, recorded in calls.items()
+        for call in recorded
+    ]
+
+
+async def say(hass: HomeAssistant, text: str, conversation_id: str | None = None, language: str = "zh-Hans"):
+    return await conversation.async_converse(
+        hass, text, conversation_id, Context(), language=language, agent_id=AGENT
+    )
+
+
+def speech(result: conversation.ConversationResult) -> str:
+    return result.response.speech["plain"]["speech"]
+
+
+async def test_the_agent_is_a_conversation_entity_of_the_entry(loaded_entry, home: HomeAssistant):
+    entity = er.async_get(home).async_get(AGENT)
+    assert entity is not None
+    assert entity.platform == DOMAIN
+    assert entity.config_entry_id == loaded_entry.entry_id
+    assert (
+        home.states.get(AGENT).attributes["supported_features"]
+        & conversation.ConversationEntityFeature.CONTROL
+    )
+    assert await home.config_entries.async_unload(loaded_entry.entry_id)
+    assert conversation.async_get_agent(home, AGENT) is None or home.states.get(AGENT).state == "unavailable"
+
+
+async def test_a_clear_command_is_run(loaded_entry, home: HomeAssistant, calls):
+    result = await say(home, "打开厨房灯")
+    assert made(calls) == [("light.turn_on", ["light.kitchen"], {})]
+    assert result.response.response_type is intent.IntentResponseType.ACTION_DONE
+    assert speech(result) == "好的，打开灯：厨房灯。"
+
+
+async def test_a_value_inside_the_range_is_given_to_the_service(loaded_entry, home: HomeAssistant, calls):
+    await say(home, "把客厅空调调到26度")
+    assert made(calls) == [("climate.set_temperature", ["climate.living_ac"], {"temperature": 26})]
+
+
+async def test_a_follow_up_acts_on_the_last_device(loaded_entry, home: HomeAssistant, calls):
+    first = await say(home, "打开客厅主灯")
+    await say(home, "把它调到30%", first.conversation_id)
+    assert made(calls) == [
+        ("light.turn_on", ["light.living_main"], {}),
+        ("light.turn_on", ["light.living_main"], {"brightness_pct": 30}),
+    ]
+
+
+async def test_a_question_is_answered_from_live_state(loaded_entry, home: HomeAssistant, calls):
+    result = await say(home, "客厅温度多少")
+    assert made(calls) == []
+    assert result.response.response_type is intent.IntentResponseType.QUERY_ANSWER
+    assert "26.5" in speech(result)
+    home.states.async_set(
+        "sensor.living_temperature", "24.0", home.states.get("sensor.living_temperature").attributes
+    )
+    assert "24.0" in speech(await say(home, "客厅温度多少"))
+
+
+async def test_a_value_out_of_range_is_asked_about_not_run(loaded_entry, home: HomeAssistant, calls):
+    result = await say(home, "把客厅空调调到40度")
+    assert made(calls) == [], speech(result)
+    assert result.continue_conversation is True, speech(result)
+    assert "16" in speech(result)
+    assert "30" in speech(result)
+
+
+async def test_an_unknown_device_is_asked_about_not_guessed(loaded_entry, home: HomeAssistant, calls):
+    result = await say(home, "关掉冰箱插座")
+    assert made(calls) == []
+    assert result.continue_conversation is True
+
+
+async def test_a_number_the_command_would_drop_is_asked_about(loaded_entry, home: HomeAssistant, calls):
+    set_mode = async_mock_service(home, "climate", "set_hvac_mode")
+    result = await say(home, "客厅空调制热二十八度")  # read as the mode alone, 28 would be lost
+    assert made(calls) == []
+    assert set_mode == []
+    assert result.continue_conversation is True
+
+
+async def test_a_share_said_in_words_sets_the_position(loaded_entry, home: HomeAssistant, calls):
+    set_position = async_mock_service(home, "cover", "set_cover_position")
+    await say(home, "车库门打开一半")
+    assert [call.data["position"] for call in set_position] == [50]
+    assert made(calls) == []  # not opened fully first
+
+
+async def test_what_it_cannot_place_goes_to_home_assistants_agent(loaded_entry, home: HomeAssistant, calls):
+    result = await say(home, "现在几点了")
+    assert made(calls) == []
+    assert (
+        result.response.speech
+    )  # Home Assistant's own agent answered (its time, or that it did not understand)
+    assert "好的" not in speech(result)
+
+
+async def test_replies_follow_the_language_of_the_request(loaded_entry, home: HomeAssistant, calls):
+    result = await say(home, "打开厨房灯", language="en")
+    assert made(calls) == [("light.turn_on", ["light.kitchen"], {})]
+    assert speech(result) == "Done. Turn on the light: 厨房灯."
+
+
+async def test_a_failing_service_is_reported_not_raised(loaded_entry, home: HomeAssistant):
+    result = await say(home, "打开厨房灯")  # no light service is registered in this home
+    assert result.response.response_type is intent.IntentResponseType.ERROR
+    assert speech(result).startswith("没能完成")
