@@ -1,0 +1,154 @@
+"""What an agent without an LLM does with a retrieval (core.decision), and the values it gives commands."""
+
+from __future__ import annotations
+
+import pytest
+
+from custom_components.context_retrieval.core import (
+    Candidate,
+    Command,
+    CommandSpec,
+    Device,
+    Group,
+    Quantifier,
+    RetrievalResult,
+)
+from custom_components.context_retrieval.core.arguments import ArgumentProblem, command_argument
+from custom_components.context_retrieval.core.decision import AskReason, Outcome, decide, device_label
+
+TURN_ON = CommandSpec(id="light.turn_on", description="打开灯")
+BRIGHTNESS = CommandSpec(
+    id="light.turn_on:brightness_pct",
+    description="设置亮度",
+    type="integer",
+    value_range={"minimum": 0, "maximum": 100, "unit": "%"},
+)
+VOLUME = CommandSpec(
+    id="media_player.volume_set:volume_level",
+    description="设置音量",
+    value_range={"minimum": 0, "maximum": 1},
+)
+MODE = CommandSpec(
+    id="climate.set_hvac_mode:hvac_mode",
+    description="设置空调模式",
+    value_list=[{"value": "cool", "description": "制冷"}, {"value": "heat", "description": "制热"}],
+)
+TEMPERATURE = CommandSpec(id="state:current_temperature", description="当前温度", readable=True)
+DEVICES = {
+    "light.a": Device(
+        id="light.a", name="公卫灯", room="公卫", category="Light", commands=[TURN_ON, BRIGHTNESS]
+    ),
+    "light.b": Device(id="light.b", name="公卫镜前灯", room="公卫", category="Light", commands=[TURN_ON]),
+    "light.c": Device(id="light.c", name="主灯", room="客厅", category="Light", commands=[TURN_ON]),
+    "climate.x": Device(
+        id="climate.x", name="空调", room="客厅", category="AirConditioner", commands=[MODE, TEMPERATURE]
+    ),
+}
+
+
+def device(entity_id: str, capability: str, *reasons: str) -> Candidate:
+    return Candidate(entity_id, "device", capability, 1.0, 0.5, 1.5, list(reasons or ("name_hit",)))
+
+
+def result(command: Command, *candidates: Candidate, hint: str | None = None, **extra) -> RetrievalResult:
+    return RetrievalResult(command=command, candidates=list(candidates), hint=hint, **extra)
+
+
+@pytest.mark.parametrize(
+    ("action", "spec", "value", "problem"),
+    [
+        ("设置亮度=50%", BRIGHTNESS, 50, None),
+        ("设置亮度=200%", BRIGHTNESS, None, ArgumentProblem.OUT_OF_RANGE),
+        ("调亮", BRIGHTNESS, None, ArgumentProblem.MISSING),
+        ("设置风速=3档", BRIGHTNESS, None, ArgumentProblem.UNKNOWN_VALUE),
+        ("设置音量=30%", VOLUME, 0.3, None),
+        ("设置音量=30", VOLUME, 0.3, None),
+        ("设置模式=制冷", MODE, "cool", None),
+        ("设置模式=送风", MODE, None, ArgumentProblem.UNKNOWN_VALUE),
+        ("打开", TURN_ON, None, None),
+        ("设置亮度=50%", TURN_ON, None, ArgumentProblem.UNEXPECTED),
+    ],
+)
+def test_the_value_an_action_gives_a_command(action, spec, value, problem):
+    argument = command_argument(action, spec)
+    assert argument.problem == problem
+    assert argument.value == value
+
+
+def test_a_clear_command_on_one_device_is_acted_on():
+    decision = decide(
+        [result(Command(a="设置亮度=40%", n="公卫灯"), device("light.a", BRIGHTNESS.id))],
+        DEVICES,
+        "公卫灯调到40%",
+    )
+    assert decision.outcome is Outcome.ACT
+    assert [(a.device_ids, a.command.id, a.value) for a in decision.actions] == [
+        (("light.a",), BRIGHTNESS.id, 40)
+    ]
+
+
+def test_close_matches_are_settled_by_the_full_name_said_else_asked():
+    close = [
+        device("light.b", TURN_ON.id, "room_hit", "type_hit"),
+        device("light.a", TURN_ON.id, "room_hit", "type_hit"),
+    ]
+    named = decide(
+        [result(Command(a="打开", s="公卫", n="灯"), *close, hint="multiple_close_matches")],
+        DEVICES,
+        "打开公卫灯",
+    )
+    assert named.outcome is Outcome.ACT
+    assert named.actions[0].device_ids == ("light.a",)
+    vague = decide(
+        [result(Command(a="打开", n="灯"), *close, hint="multiple_close_matches")], DEVICES, "开灯"
+    )
+    assert vague.outcome is Outcome.ASK
+    assert vague.reason is AskReason.WHICH_DEVICE
+    assert vague.options == ("公卫镜前灯", "公卫灯")
+
+
+def test_a_device_found_by_its_type_alone_is_not_the_one_named():
+    decision = decide(
+        [result(Command(a="打开", n="冰箱灯"), device("light.c", TURN_ON.id, "type_hit"))],
+        DEVICES,
+        "打开冰箱灯",
+    )
+    assert decision.outcome is Outcome.ASK
+    assert decision.reason is AskReason.NOT_FOUND
+
+
+def test_a_whole_home_set_the_user_did_not_ask_for_asks_for_the_room():
+    group = Group("group-1", "灯 (3)", ["light.a", "light.b", "light.c"], TURN_ON.id)
+    found = result(
+        Command(a="打开", n="灯", t="Light", q=Quantifier.ALL),
+        Candidate("group-1", "group", TURN_ON.id, 1, 0, 1, ["type_hit"]),
+        groups={"group-1": group},
+    )
+    assert decide([found], DEVICES, "打开灯").reason is AskReason.WHICH_ROOM
+    assert decide([found], DEVICES, "打开所有的灯").outcome is Outcome.ACT
+
+
+def test_a_value_said_that_no_action_carries_is_asked_about():
+    mode = result(Command(a="设置模式=制热", n="空调"), device("climate.x", MODE.id))
+    decision = decide([mode], DEVICES, "空调制热二十八度")
+    assert decision.outcome is Outcome.ASK
+    assert decision.reason is AskReason.UNEXPECTED_VALUE
+    assert decide([mode], DEVICES, "空调开制热").outcome is Outcome.ACT
+
+
+def test_a_question_reads_state_and_an_unparsed_utterance_is_handed_on():
+    question = decide(
+        [result(Command(a="查询温度", n="空调"), device("climate.x", TEMPERATURE.id))], DEVICES, "客厅多少度"
+    )
+    assert question.outcome is Outcome.ANSWER
+    assert [(r.device_id, r.fact.id) for r in question.readings] == [("climate.x", TEMPERATURE.id)]
+    assert decide(
+        [result(Command(a="UNKNOWN"), device("light.a", TURN_ON.id))], DEVICES, "讲个笑话"
+    ).outcome is (Outcome.HAND_OFF)
+    assert decide([], DEVICES, "").outcome is Outcome.HAND_OFF
+
+
+def test_a_person_names_a_device_with_its_room_unless_the_name_says_it():
+    assert device_label(DEVICES["light.c"]) == "客厅主灯"
+    assert device_label(DEVICES["light.a"]) == "公卫灯"
+    assert device_label(Device(id="x", name="Lamp", room="Study", category="Light")) == "Study Lamp"
