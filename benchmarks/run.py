@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .agent import agent_section
 from .data import REPO_ROOT, data_dir, load_dataset
 from .demo import demo_section
 from .ha_service import ha_service_section
@@ -84,6 +85,7 @@ def main(argv: list[str] | None = None) -> int:
     print("\n" + perturbation_section(dataset), flush=True)
     print("\n" + demo_section(), flush=True)
     print("\n" + heldout_section(), flush=True)
+    print("\n" + agent_section(sealed=False), flush=True)  # set E stays sealed until the agent's last change
     homes, figures = labelled_homes_section([*TUNED_ON, *SEALED])
     print("\n" + homes, flush=True)
     print("\n" + paraphrase_section([*TUNED_ON, *SEALED]), flush=True)
