@@ -170,7 +170,8 @@ def _decide_one(  # noqa: PLR0911 - one early return per reason not to act
     elif result.hint is not None:
         reason = _HINT_REASONS.get(result.hint, AskReason.WHICH_DEVICE)
         return Decision(Outcome.ASK, reason=reason, options=_options(result, devices))
-    if any(key in result.meta for key in GUESSED) or _name_unmatched(result, top):
+    said_name = top.entity_kind == "device" and _says_name(devices.get(top.entity_id), text)
+    if any(key in result.meta for key in GUESSED) or (not said_name and _name_unmatched(result, top, devices)):
         return Decision(Outcome.ASK, reason=AskReason.NOT_FOUND, options=_options(result, devices))
     if top.entity_kind == "group" and any(c.entity_kind == "group" for c in result.candidates[1:]):
         # 除了卧室都关掉: lights, curtains and valves are each a set; which are meant is a guess.
@@ -216,6 +217,14 @@ def _readings(result: RetrievalResult, devices: Mapping[str, Device]) -> list[Re
     return readings
 
 
+def _says_name(device: Device | None, text: str) -> bool:
+    """Return True when the utterance holds the device's whole name, an alias, or its room and name."""
+    if device is None:
+        return False
+    said = compact(text)
+    return any(name and compact(name) in said for name in (device.name, *device.aliases, device_label(device)))
+
+
 def _named_in_text(result: RetrievalResult, devices: Mapping[str, Device], text: str) -> Candidate | None:
     """Return the one close candidate the utterance calls by its whole name, alias or room and name."""
     said = compact(text)
@@ -236,26 +245,35 @@ def _named_in_text(result: RetrievalResult, devices: Mapping[str, Device], text:
     return None if best is None or tie else best[1]
 
 
-def _name_unmatched(result: RetrievalResult, top: Candidate) -> bool:
+def _name_unmatched(result: RetrievalResult, top: Candidate, devices: Mapping[str, Device]) -> bool:
     """Return True when the device chosen is not the one the user named.
 
     That is: found by its type or part of its name alone (冰箱插座 is not 鱼缸插座), found by
     how a word the user said as a kind of device sounds (台灯 heard as 大灯), or outside the
     room the user named.
     """
-    name, reasons = result.command.n, set(top.reasons)
+    command, reasons = result.command, set(top.reasons)
     heard = result.meta.get("heard_as")
-    if isinstance(heard, dict) and any(is_type_word(word) for word in heard):
+    if heard:
         return True
-    if (
-        result.command.s not in {ANY_ROOM, ""}
-        and not result.command.s.startswith("!")
-        and "room_hit" not in reasons
-    ):
+    included = [room for room in command.s.split(",") if room and room != ANY_ROOM and not room.startswith("!")]
+    if included and "room_hit" not in reasons:
         return True
-    if top.entity_kind != "device" or name in {ANY_NAME, LAST_MENTIONED} or is_type_word(name):
+    if top.entity_kind != "device" or command.n in {ANY_NAME, LAST_MENTIONED} or is_type_word(command.n):
         return False
-    return not NAME_REASONS & reasons
+    return not NAME_REASONS & reasons and not _is_called(devices.get(top.entity_id), command.n)
+
+
+def _is_called(device: Device | None, name: str) -> bool:
+    """Return True when ``name`` is the device's name or an alias, with or without its room (主灯, 客厅主灯)."""
+    if device is None:
+        return False
+    wanted, room = compact(name), compact(device.room)
+    for called in (device.name, *device.aliases):
+        full = compact(called)
+        if wanted in {full, full.replace(room, "") if room else full}:
+            return True
+    return False
 
 
 def _without_subsumed(actions: list[Action]) -> list[Action]:

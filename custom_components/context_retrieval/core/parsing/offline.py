@@ -229,7 +229,7 @@ _CN_DIGITS = {"零": 0, "两": 2, **{char: value for value, char in enumerate("�
 _CN_NUMBER = "[零一二两三四五六七八九十百]+"
 _NUMBER_PATTERNS: tuple[tuple[re.Pattern[str], str | None], ...] = (
     (re.compile(rf"百分之([0-9]+|{_CN_NUMBER})"), "%"),
-    (re.compile(r"([0-9]+(?:\.[0-9]+)?)(%|度|°c|°|档)?"), None),
+    (re.compile(r"([0-9]+(?:\.[0-9]+)?)(%|度|°c|°|档|k)?"), None),
     (re.compile(rf"({_CN_NUMBER})(度|档)"), None),
 )
 """Value patterns: (regex, fixed unit or None to take the unit from group 2)."""
