@@ -148,3 +148,19 @@ async def test_a_failing_service_is_reported_not_raised(loaded_entry, home: Home
     result = await say(home, "打开厨房灯")  # no light service is registered in this home
     assert result.response.response_type is intent.IntentResponseType.ERROR
     assert speech(result).startswith("没能完成")
+
+
+async def test_an_answer_to_the_question_picks_what_was_asked_about(loaded_entry, home: HomeAssistant, calls):
+    asked = await say(home, "打开灯")  # lights in three rooms, no all-word
+    assert made(calls) == []
+    assert asked.continue_conversation is True
+    assert "厨房" in speech(asked)
+    await say(home, "厨房的", asked.conversation_id)
+    assert made(calls) == [("light.turn_on", ["light.kitchen"], {})]
+
+
+async def test_an_old_question_is_not_answered_by_a_later_turn(loaded_entry, home: HomeAssistant, calls):
+    asked = await say(home, "打开灯")
+    await say(home, "客厅温度多少", asked.conversation_id)  # the question was dropped
+    await say(home, "厨房的", asked.conversation_id)
+    assert made(calls) == []

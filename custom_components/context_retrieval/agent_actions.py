@@ -20,7 +20,7 @@ from homeassistant.helpers.translation import async_get_translations
 
 from .clients.smartthings import SmartThingsError
 from .const import DOMAIN, LOGGER
-from .core.decision import Action, AskReason, Decision, Outcome, Reading, decide, device_label
+from .core.decision import Action, AskReason, Decision, Outcome, Reading, decide, decide_choice, device_label
 from .core.smartthings import InvalidCommandError, smartthings_command
 from .retrieval import split_command_id
 
@@ -93,6 +93,11 @@ async def async_act(
     """Carry out the engine's decision for the utterance; return the reply."""
     devices = retrieval.home.by_id
     decision = decide(retrieval.results, devices, user_input.text)
+    asked = data.choices.get(chat_log.conversation_id)
+    data.choices.forget(chat_log.conversation_id)
+    if asked and decision.outcome in {Outcome.ASK, Outcome.HAND_OFF}:
+        # An answer to the last question (主卧的): it picks one of the devices asked about.
+        decision = decide_choice(asked, devices, user_input.text) or decision
     if decision.outcome is Outcome.HAND_OFF:
         return await _async_hand_off(hass, user_input, chat_log)
     if decision.outcome is Outcome.ASK and (local := await _async_exact_intent(hass, user_input, chat_log)):
@@ -101,6 +106,8 @@ async def async_act(
     replies = await Replies.async_load(hass, language)
     response = intent.IntentResponse(language=language)
     if decision.outcome is Outcome.ASK:
+        if decision.choices:
+            data.choices.remember(chat_log.conversation_id, decision.choices)
         response.async_set_speech(_ask(decision, devices, replies))
         return _result(user_input, chat_log, response, continue_conversation=True)
     parts: list[str] = []

@@ -43,6 +43,8 @@ MAX_TEXT_LENGTH: Final = 500
 """Characters an utterance may have; a spoken command is far shorter."""
 MAX_CONVERSATION_ID_LENGTH: Final = 200
 MAX_CONVERSATIONS: Final = 500
+PENDING_CHOICE_TTL: Final = 120.0
+"""Seconds an answer (主卧的) may take to pick one of the devices the agent asked about."""
 """Conversation states kept at once; the least recently used is dropped first."""
 
 # The parsing LLM.

@@ -57,27 +57,50 @@ class RequestContext:
 
 
 @dataclass(slots=True)
-class RequestContexts:
-    """The latest request of each recent conversation, least recently used dropped first."""
+class ConversationMemory[T]:
+    """The latest value of each recent conversation, least recently used dropped first.
+
+    With ``ttl``, a value older than that many seconds is gone.
+    """
 
     max_conversations: int = MAX_CONVERSATIONS
-    _contexts: OrderedDict[str, RequestContext] = field(default_factory=OrderedDict, init=False)
+    ttl: float | None = None
+    clock: Callable[[], float] = time.monotonic
+    _values: OrderedDict[str, tuple[float, T]] = field(default_factory=OrderedDict, init=False)
 
-    def get(self, conversation_id: str, text: str) -> RequestContext | None:
-        """Return the conversation's context if it was retrieved for ``text`` (its current request)."""
-        context = self._contexts.get(conversation_id)
-        if context is None or context.text != text:
+    def get(self, conversation_id: str) -> T | None:
+        """Return the conversation's value, None when there is none (or it expired)."""
+        stored = self._values.get(conversation_id)
+        if stored is None:
             return None
-        self._contexts.move_to_end(conversation_id)
-        return context
+        if self.ttl is not None and self.clock() - stored[0] > self.ttl:
+            del self._values[conversation_id]
+            return None
+        self._values.move_to_end(conversation_id)
+        return stored[1]
 
-    def remember(self, conversation_id: str, context: RequestContext) -> None:
-        """Make ``context`` the conversation's current request."""
-        self._contexts.pop(conversation_id, None)
-        self._contexts[conversation_id] = context
-        while len(self._contexts) > self.max_conversations:
-            self._contexts.popitem(last=False)
+    def remember(self, conversation_id: str, value: T) -> None:
+        """Make ``value`` the conversation's latest."""
+        self._values.pop(conversation_id, None)
+        self._values[conversation_id] = (self.clock(), value)
+        while len(self._values) > self.max_conversations:
+            self._values.popitem(last=False)
+
+    def forget(self, conversation_id: str) -> None:
+        """Drop the conversation's value."""
+        self._values.pop(conversation_id, None)
 
     def __len__(self) -> int:
-        """Return how many conversations have a request remembered."""
-        return len(self._contexts)
+        """Return how many conversations have a value."""
+        return len(self._values)
+
+
+class RequestContexts(ConversationMemory[RequestContext]):
+    """The current request of each recent conversation."""
+
+    __slots__ = ()
+
+    def current(self, conversation_id: str, text: str) -> RequestContext | None:
+        """Return the conversation's context if it was retrieved for ``text`` (its current request)."""
+        context = self.get(conversation_id)
+        return context if context is not None and context.text == text else None

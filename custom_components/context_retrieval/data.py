@@ -27,7 +27,8 @@ from .const import (
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from .conversation_states import ConversationStates, RequestContexts
+    from .conversation_states import ConversationMemory, ConversationStates, RequestContexts
+    from .core.decision import Choice
     from .embeddings import RemoteEmbeddings
     from .index import HomeIndexManager
     from .parser import LLMParser
@@ -85,6 +86,8 @@ class ContextRetrievalData:
     """The SmartThings account: the direct connection, else Home Assistant's SmartThings entry."""
     requests: RequestContexts
     """The current request of each conversation, for the LLM API's tools."""
+    choices: ConversationMemory[tuple[Choice, ...]]
+    """What the offline agent last asked each conversation to choose from."""
     embeddings: RemoteEmbeddings | None = None
     """The openai embedding backend, None with the local embedder."""
 

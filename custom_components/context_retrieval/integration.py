@@ -31,9 +31,10 @@ from .const import (
     EMBEDDING_QUERY_TIMEOUT,
     EMBEDDING_REQUEST_TIMEOUT,
     LOGGER,
+    PENDING_CHOICE_TTL,
     SMARTTHINGS_REFRESH_INTERVAL,
 )
-from .conversation_states import ConversationStates, RequestContexts
+from .conversation_states import ConversationMemory, ConversationStates, RequestContexts
 from .core import SpecIndex
 from .data import ContextRetrievalConfigEntry, ContextRetrievalData, Settings
 from .embeddings import EmbeddingCache, RemoteEmbeddings
@@ -86,7 +87,14 @@ async def async_setup_entry(hass: HomeAssistant, entry: ContextRetrievalConfigEn
     index = await HomeIndexManager.async_create(hass, embeddings, smartthings)
     entry.async_on_unload(index.async_stop)
     entry.runtime_data = ContextRetrievalData(
-        settings, index, parser, ConversationStates(), smartthings, RequestContexts(), embeddings
+        settings,
+        index,
+        parser,
+        ConversationStates(),
+        smartthings,
+        RequestContexts(),
+        ConversationMemory(ttl=PENDING_CHOICE_TTL),
+        embeddings,
     )
     _async_follow_smartthings(hass, entry, smartthings)
     api = ContextRetrievalAPI(hass=hass, id=API_ID, name=API_NAME, entry=entry)

@@ -95,7 +95,7 @@ class ContextRetrievalAPI(llm.API):
         text, conversation_id = current_request()
         in_prompt = False
         if text is not None and conversation_id is not None:
-            known = self.entry.runtime_data.requests.get(conversation_id, text)
+            known = self.entry.runtime_data.requests.current(conversation_id, text)
             in_prompt = known is not None and known.in_prompt
         return await self.async_instance(llm_context, in_prompt=in_prompt)
 
@@ -177,7 +177,7 @@ class CurrentRequest:
         if text is None or conversation_id is None:
             return None
         data = self.entry.runtime_data
-        known = data.requests.get(conversation_id, text)
+        known = data.requests.current(conversation_id, text)
         if known is not None:
             return known
         retrieval = await async_run_retrieval(

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from .arguments import ArgumentProblem, command_argument
 from .gating import is_type_word
-from .models import ANY_NAME, ANY_ROOM, LAST_MENTIONED, UNKNOWN_ACTION, Quantifier
+from .models import ANY_NAME, ANY_ROOM, LAST_MENTIONED, UNKNOWN_ACTION, Candidate, Quantifier
 from .parsing.offline import spoken_values
 from .search import ALL_WORDS
 from .text import compact, has_latin
@@ -25,7 +25,7 @@ from .text import compact, has_latin
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
-    from .models import Candidate, CommandSpec, Device, RetrievalResult
+    from .models import CommandSpec, Device, RetrievalResult
 
 MAX_READINGS = 3
 """Close candidates read for a question about one thing (客厅温度多少: the sensor and the air conditioner)."""
@@ -105,6 +105,20 @@ class Reading:
 
 
 @dataclass(frozen=True, slots=True)
+class Choice:
+    """One answer to a question the agent asked back: the devices it stands for and the command for them."""
+
+    label: str
+    """How the question named it (客厅空调, or a room)."""
+    words: tuple[str, ...]
+    """What an answer may say to pick it: its label, names, aliases, room."""
+    device_ids: tuple[str, ...]
+    command_id: str | None
+    action: str
+    """The wire action of the command that was asked about (设置温度=26)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Decision:
     """The outcome for an utterance, with what it needs."""
 
@@ -118,6 +132,8 @@ class Decision:
     """The devices an ask is about (the value's range, the command missing)."""
     command: CommandSpec | None = None
     """The command an ask about a value is about."""
+    choices: tuple[Choice, ...] = ()
+    """What an answer to a which-question may pick (客厅的, 主卧那个)."""
 
 
 @dataclass(slots=True)
@@ -171,14 +187,28 @@ def _decide_one(  # noqa: PLR0911 - one early return per reason not to act
         reason = _HINT_REASONS.get(result.hint, AskReason.WHICH_DEVICE)
         return Decision(Outcome.ASK, reason=reason, options=_options(result, devices))
     said_name = top.entity_kind == "device" and _says_name(devices.get(top.entity_id), text)
-    if any(key in result.meta for key in GUESSED) or (not said_name and _name_unmatched(result, top, devices)):
-        return Decision(Outcome.ASK, reason=AskReason.NOT_FOUND, options=_options(result, devices))
+    if any(key in result.meta for key in GUESSED) or (
+        not said_name and _name_unmatched(result, top, devices)
+    ):
+        return _which(AskReason.NOT_FOUND, result, devices)
     if top.entity_kind == "group" and any(c.entity_kind == "group" for c in result.candidates[1:]):
         # 除了卧室都关掉: lights, curtains and valves are each a set; which are meant is a guess.
-        return Decision(Outcome.ASK, reason=AskReason.WHICH_DEVICE, options=_options(result, devices))
+        return _which(AskReason.WHICH_DEVICE, result, devices)
     rooms = sorted({devices[d].room for d in targets if d in devices and devices[d].room})
     if len(rooms) > 1 and _whole_home_unasked(result, top, text):
-        return Decision(Outcome.ASK, reason=AskReason.WHICH_ROOM, options=tuple(rooms[:MAX_OPTIONS]))
+        choices = tuple(
+            Choice(
+                room,
+                (room,),
+                tuple(d for d in targets if devices[d].room == room),
+                top.capability_id,
+                result.command.a,
+            )
+            for room in rooms
+        )
+        return Decision(
+            Outcome.ASK, reason=AskReason.WHICH_ROOM, options=tuple(rooms[:MAX_OPTIONS]), choices=choices
+        )
     return _action(result.command.a, top, targets, devices, turn)
 
 
@@ -222,7 +252,9 @@ def _says_name(device: Device | None, text: str) -> bool:
     if device is None:
         return False
     said = compact(text)
-    return any(name and compact(name) in said for name in (device.name, *device.aliases, device_label(device)))
+    return any(
+        name and compact(name) in said for name in (device.name, *device.aliases, device_label(device))
+    )
 
 
 def _named_in_text(result: RetrievalResult, devices: Mapping[str, Device], text: str) -> Candidate | None:
@@ -256,7 +288,9 @@ def _name_unmatched(result: RetrievalResult, top: Candidate, devices: Mapping[st
     heard = result.meta.get("heard_as")
     if heard:
         return True
-    included = [room for room in command.s.split(",") if room and room != ANY_ROOM and not room.startswith("!")]
+    included = [
+        room for room in command.s.split(",") if room and room != ANY_ROOM and not room.startswith("!")
+    ]
     if included and "room_hit" not in reasons:
         return True
     if top.entity_kind != "device" or command.n in {ANY_NAME, LAST_MENTIONED} or is_type_word(command.n):
@@ -265,7 +299,7 @@ def _name_unmatched(result: RetrievalResult, top: Candidate, devices: Mapping[st
 
 
 def _is_called(device: Device | None, name: str) -> bool:
-    """Return True when ``name`` is the device's name or an alias, with or without its room (主灯, 客厅主灯)."""
+    """Return True when ``name`` is the device's name or an alias, with or without its room (主灯)."""
     if device is None:
         return False
     wanted, room = compact(name), compact(device.room)
@@ -295,6 +329,43 @@ def _values_unused(text: str, actions: list[Action], devices: Mapping[str, Devic
                     said = said.replace(compact(name), " ")
     numbers = sum(isinstance(a.value, (int, float)) and not isinstance(a.value, bool) for a in actions)
     return len(spoken_values(said)) > numbers
+
+
+def _which(reason: AskReason, result: RetrievalResult, devices: Mapping[str, Device]) -> Decision:
+    """Return the question which of the candidates is meant, with the answers it may get."""
+    choices = []
+    for candidate in result.candidates:
+        device = devices.get(candidate.entity_id)
+        if candidate.entity_kind != "device" or device is None:
+            continue
+        words = (device_label(device), device.name, *device.aliases, device.room)
+        choices.append(
+            Choice(device_label(device), words, (device.id,), candidate.capability_id, result.command.a)
+        )
+    return Decision(Outcome.ASK, reason=reason, options=_options(result, devices), choices=tuple(choices))
+
+
+def decide_choice(choices: Sequence[Choice], devices: Mapping[str, Device], text: str) -> Decision | None:
+    """Return the decision for an answer to a which-question (主卧的), None when it picks no one choice.
+
+    A choice is picked when the answer says one of its words and no other choice's; the longest
+    word said wins (主卧空调 over 主卧 when both are choices' words).
+    """
+    said = compact(text)
+    best: tuple[int, list[Choice]] = (0, [])
+    for choice in choices:
+        length = max((len(compact(w)) for w in choice.words if w and compact(w) in said), default=0)
+        if length > best[0]:
+            best = (length, [choice])
+        elif length and length == best[0]:
+            best[1].append(choice)
+    if len(best[1]) != 1:
+        return None
+    (choice,) = best[1]
+    turn = _Turn()
+    top = Candidate(choice.device_ids[0], "device", choice.command_id, 0.0, 0.0, 0.0)
+    asked = _action(choice.action, top, choice.device_ids, devices, turn)
+    return asked or Decision(Outcome.ACT, actions=tuple(turn.actions))
 
 
 def _options(result: RetrievalResult, devices: Mapping[str, Device]) -> tuple[str, ...]:

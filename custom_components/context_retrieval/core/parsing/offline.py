@@ -43,6 +43,8 @@ LOCK_NAME = "门锁"
 """The target of a lock verb said without one (锁门, 上锁)."""
 DEFAULT_QUERY_ATTRIBUTE = "状态"
 DEFAULT_PERCENT_ATTRIBUTE = "亮度"
+_PERCENT_ATTRIBUTES = {"Blind": "位置", "Fan": "风速", "Television": "音量", "NetworkAudio": "音量"}
+"""What a bare percentage sets on a kind of device (窗帘开到70%: its position, not a brightness)."""
 TEMPERATURE_ATTRIBUTE = "温度"
 TEMPERATURE_UNIT = "C"
 """``设置温度=26C``: the unit the gold parses and the prompt use for degrees Celsius."""
@@ -239,6 +241,8 @@ _SHARE_PATTERNS: tuple[tuple[re.Pattern[str], float], ...] = (
     (re.compile(r"一半"), 50.0),
 )
 """Shares said as words: (regex, percent per unit of group 1, or the percent when it has no group)."""
+_DURATION_PATTERN = re.compile(rf"([0-9]+|{_CN_NUMBER}|半)(分钟|小时|个小时|秒钟|秒|个钟)")
+"""十分钟(后): a delay or a duration, which no command of a device takes: a value that must not be dropped."""
 _FRACTION_PATTERN = re.compile(r"([一二两三四五六七八九十])分之([一二两三四五六七八九])")
 """三分之一: the denominator first, as said."""
 
@@ -472,6 +476,8 @@ def _number_at(text: str, position: int) -> _Token | None:
         return _Token(_Kind.COUNT, count.group(0), str(_to_int(count.group(1))))
     if share := _share_at(text, position):
         return share
+    if duration := _DURATION_PATTERN.match(text, position):
+        return _Token(_Kind.NUM, duration.group(0), duration.group(1), duration.group(2))
     for pattern, fixed_unit in _NUMBER_PATTERNS:
         match = pattern.match(text, position)
         if match:
@@ -885,7 +891,8 @@ def _setting(number: _Token, attribute: str, category: str) -> str:
         return f"设置{TEMPERATURE_ATTRIBUTE}={number.value}{TEMPERATURE_UNIT}"
     if number.unit == "档":
         return f"设置{attribute or '风速'}={number.value}档"
-    return f"设置{attribute or DEFAULT_PERCENT_ATTRIBUTE}={number.value}%"
+    attribute = attribute or _PERCENT_ATTRIBUTES.get(category, DEFAULT_PERCENT_ATTRIBUTE)
+    return f"设置{attribute}={number.value}%"
 
 
 def _command(action: str, target: _Target) -> Command:
