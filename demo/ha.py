@@ -64,6 +64,7 @@ SERVICE_PATH = f"/api/services/{DOMAIN}/retrieve?return_response"
 ENTRIES_PATH = f"/api/config/config_entries/entry?domain={DOMAIN}"
 FLOW_PATH = "/api/config/config_entries/flow"
 CONVERSE_PATH = "/api/conversation/process"
+ONLINE_ONLY_DOMAINS = ("google_translate",)
 FAILED_ENTRY_STATES = frozenset({"setup_error", "migration_error", "failed_unload", "removed"})
 DEFAULT_UTTERANCES = (
     "打开客厅的灯",
@@ -230,6 +231,8 @@ class Demo:
                 phase.detail = await self._async_add_integration(api, flow_settings)
             with self.phases.run("wait for the index") as phase:
                 phase.detail = await self._async_wait_until_answering(api)
+            with self.phases.run("tidy up onboarding") as phase:
+                phase.detail = await async_remove_online_only_entries(api)
             if self.home is None:
                 with self.phases.run("Assist pipeline") as phase:
                     async with api.websocket() as ws:
@@ -527,6 +530,20 @@ async def async_confirm_http_settings(ws: WebSocketApi) -> str:
     await ws.call(HTTP_CONFIG_PROMOTE)
     hosts = ", ".join(pending.get("server_host") or ["all interfaces"])
     return f"{hosts} port {pending.get('server_port')} confirmed (else reverted after 5 minutes)"
+
+
+async def async_remove_online_only_entries(api: HomeAssistantApi) -> str:
+    """Remove the entries onboarding adds that cannot work offline; return what was removed.
+
+    Onboarding adds Google Translate's text-to-speech, which needs the internet and a
+    library the demo does not install: left alone, it shows as failed in Settings.
+    """
+    removed = []
+    for domain in ONLINE_ONLY_DOMAINS:
+        for entry in await api.request("GET", f"/api/config/config_entries/entry?domain={domain}"):
+            await api.request("DELETE", f"/api/config/config_entries/entry/{entry['entry_id']}")
+            removed.append(entry["title"])
+    return f"removed {', '.join(removed)} (online only)" if removed else "nothing to remove"
 
 
 async def async_converse_through_agent(ws: WebSocketApi, agent_id: str) -> str:
