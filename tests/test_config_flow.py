@@ -51,6 +51,7 @@ PACKAGE = Path(__file__).parents[1] / "custom_components" / DOMAIN
 STRINGS = json.loads((PACKAGE / "strings.json").read_text(encoding="utf-8"))
 EN = json.loads((PACKAGE / "translations" / "en.json").read_text(encoding="utf-8"))
 ZH = json.loads((PACKAGE / "translations" / "zh-Hans.json").read_text(encoding="utf-8"))
+ZH_HANT = json.loads((PACKAGE / "translations" / "zh-Hant.json").read_text(encoding="utf-8"))
 
 LLM_URL = "https://dashscope.example.com/compatible-mode/v1"
 CHAT_URL = f"{LLM_URL}/chat/completions"
@@ -571,15 +572,16 @@ def test_strings_and_english_translation_are_identical():
     assert STRINGS == EN
 
 
-def test_chinese_has_the_same_keys_and_placeholders():
-    assert key_tree(ZH) == key_tree(EN)
-    chinese = dict(leaves(ZH))
+@pytest.mark.parametrize("translation", [ZH, ZH_HANT], ids=["zh-Hans", "zh-Hant"])
+def test_chinese_has_the_same_keys_and_placeholders(translation):
+    assert key_tree(translation) == key_tree(EN)
+    chinese = dict(leaves(translation))
     for path, text in leaves(EN):
         assert placeholders(chinese[path]) == placeholders(text), path
         assert chinese[path].strip(), path
 
 
-@pytest.mark.parametrize("translation", [EN, ZH], ids=["en", "zh-Hans"])
+@pytest.mark.parametrize("translation", [EN, ZH, ZH_HANT], ids=["en", "zh-Hans", "zh-Hant"])
 def test_texts_pass_the_hassfest_checks(translation):
     for path, text in leaves(translation):
         assert not HASSFEST_URL.search(text), path
@@ -588,7 +590,7 @@ def test_texts_pass_the_hassfest_checks(translation):
         assert not re.search(r"'\{\w+\}'", text), path
 
 
-@pytest.mark.parametrize("translation", [EN, ZH], ids=["en", "zh-Hans"])
+@pytest.mark.parametrize("translation", [EN, ZH, ZH_HANT], ids=["en", "zh-Hans", "zh-Hant"])
 def test_every_error_abort_field_and_option_is_translated(translation):
     for flow in ("config", "options"):
         assert set(translation[flow]["error"]) == set(FlowError)
@@ -614,7 +616,7 @@ def test_every_error_abort_field_and_option_is_translated(translation):
 
 
 def test_service_texts_are_translated():
-    for translation in (EN, ZH):
+    for translation in (EN, ZH, ZH_HANT):
         service = translation["services"]["retrieve"]
         assert set(service["fields"]) == {"text", "top_k", "conversation_id"}
         assert {

@@ -164,3 +164,11 @@ async def test_an_old_question_is_not_answered_by_a_later_turn(loaded_entry, hom
     await say(home, "客厅温度多少", asked.conversation_id)  # the question was dropped
     await say(home, "厨房的", asked.conversation_id)
     assert made(calls) == []
+
+
+async def test_traditional_chinese_gets_traditional_replies(loaded_entry, home: HomeAssistant, calls):
+    result = await say(home, "打开厨房灯", language="zh-Hant")
+    assert made(calls) == [("light.turn_on", ["light.kitchen"], {})]
+    assert speech(result).startswith("好的，")
+    asked = await say(home, "打开灯", language="zh-Hant")
+    assert "哪個房間" in speech(asked)

@@ -154,7 +154,7 @@ def translation_keys_used_in_code() -> set[str]:
     return keys | {key for key, _ in FIELD_ERRORS.values()}
 
 
-@pytest.mark.parametrize("language", ["en", "zh-Hans"])
+@pytest.mark.parametrize("language", ["en", "zh-Hans", "zh-Hant"])
 def test_every_exception_the_code_raises_is_translated_with_its_placeholders(language):
     from custom_components.context_retrieval.services import FIELD_ERRORS
 

@@ -66,10 +66,10 @@ function startDemo(port, state) {
   );
   const started = { process: child, output: '', baseUrl: `http://127.0.0.1:${port}`, state };
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`the demo did not serve within ${START_TIMEOUT_MS} ms:\n${started.output}`)),
-      START_TIMEOUT_MS,
-    );
+    const timer = setTimeout(() => {
+      process.kill(-child.pid, 'SIGINT'); // it stops Home Assistant, if it started it
+      reject(new Error(`the demo did not serve within ${START_TIMEOUT_MS} ms:\n${started.output}`));
+    }, START_TIMEOUT_MS);
     const read = (chunk) => {
       started.output += chunk;
       if (started.output.includes('Ctrl-C stops it.')) {
