@@ -97,7 +97,6 @@ def test_demo_runs_home_assistant_end_to_end(demo_run):
     assert "add Context Retrieval: added through the config flow (offline parser)" in process.stdout
     # Home Assistant would otherwise revert the YAML's HTTP settings after 5 minutes, and restart.
     assert "confirm HTTP settings: 127.0.0.1 port " in process.stdout
-    assert "tidy up onboarding: removed Google Translate text-to-speech (online only)" in process.stdout
     assert (
         "Assist pipeline: preferred pipeline 'Home Assistant' converses through "
         "conversation.context_retrieval in zh-Hans"
