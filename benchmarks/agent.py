@@ -45,6 +45,8 @@ DATA = REPO_ROOT / "benchmarks" / "data"
 HELD_OUT = "agent_d"
 SEALED = "agent_e"
 AGENT = "conversation.context_retrieval"
+HOME_ASSISTANT_AGENT = "conversation.home_assistant"
+"""Home Assistant's own agent, run on the same dialogues for comparison (what ours must not make worse)."""
 TOLERANCE = 0.01
 EXTRA_SERVICES = {
     "homeassistant": ("turn_on", "turn_off", "toggle"),
@@ -159,8 +161,8 @@ def _as_call(call: ServiceCall) -> Call:
     return (f"{call.domain}.{call.service}", frozenset(entity_ids), data)
 
 
-async def _async_run_set(directory: Path) -> list[TurnOutcome]:
-    """Run every dialogue of a set through the agent; return one outcome per turn."""
+async def _async_run_set(directory: Path, agent_id: str = AGENT) -> list[TurnOutcome]:
+    """Run every dialogue of a set through an agent; return one outcome per turn."""
     layout = yaml.safe_load((directory / "ha" / "home.yaml").read_text(encoding="utf-8"))
     outcomes: list[TurnOutcome] = []
     async with test_home_assistant() as hass:
@@ -176,7 +178,7 @@ async def _async_run_set(directory: Path) -> list[TurnOutcome]:
             for turn in dialogue["turns"]:
                 recorder.calls.clear()
                 result = await conversation.async_converse(
-                    hass, turn["text"], conversation_id, Context(), language="zh-Hans", agent_id=AGENT
+                    hass, turn["text"], conversation_id, Context(), language="zh-Hans", agent_id=agent_id
                 )
                 await hass.async_block_till_done()
                 expect = turn["expect"]
@@ -251,12 +253,18 @@ def agent_section(*, sealed: bool = True, failures: bool = False) -> str:
         "|---|---|---|---|---|---|",
     ]
     held_out: list[TurnOutcome] = []
+    worse: list[str] = []
     sets = [(HELD_OUT, "agent_d (held-out)")] + ([(SEALED, "agent_e (sealed)")] if sealed else [])
     for name, title in sets:
         outcomes = asyncio.run(_async_run_set(DATA / name))
+        theirs = asyncio.run(_async_run_set(DATA / name, HOME_ASSISTANT_AGENT))
         lines.append(AgentFigures.of(outcomes).row(title))
+        lines.append(AgentFigures.of(theirs).row(f"{name}, Home Assistant's own agent alone"))
+        lost = [o for o, t in zip(outcomes, theirs, strict=True) if t.acted and not o.acted]
+        worse.append(f"{name}: {len(lost)} turns Home Assistant's agent alone carries out and ours does not")
         if name == HELD_OUT:
             held_out = outcomes
+    lines += ["", *worse]
     if failures:
         lines += ["", "### agent_d: wrong actions and clear commands not acted on", ""]
         misses = [o for o in held_out if o.wrong or (o.expected == "act" and o.clear and not o.acted)]
