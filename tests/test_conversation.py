@@ -172,3 +172,14 @@ async def test_traditional_chinese_gets_traditional_replies(loaded_entry, home: 
     assert speech(result).startswith("好的，")
     asked = await say(home, "打开灯", language="zh-Hant")
     assert "哪個房間" in speech(asked)
+
+
+async def test_a_question_about_a_set_is_answered_grouped_by_value(loaded_entry, home: HomeAssistant, calls):
+    for entity_id in ("light.kitchen", "light.bedside"):
+        home.states.async_set(entity_id, "on", home.states.get(entity_id).attributes)
+    result = await say(home, "哪些灯开着")
+    assert made(calls) == []
+    answer = speech(result)
+    assert answer.count("开：") == 1  # one group per value, not one phrase per light
+    for light in ("客厅主灯", "厨房灯", "卧室床头灯"):
+        assert light in answer

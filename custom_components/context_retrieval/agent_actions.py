@@ -34,6 +34,8 @@ if TYPE_CHECKING:
     from .retrieval import Retrieval
 
 _PREFIX = f"component.{DOMAIN}.exceptions."
+MAX_SINGLE_READINGS = 2
+"""Readings of one fact said device by device; more are said grouped by value (开：A、B；关：C)."""
 _ASK_KEYS = {
     AskReason.WHICH_DEVICE: "agent_ask_which",
     AskReason.WHICH_ROOM: "agent_ask_room",
@@ -74,6 +76,15 @@ class Replies:
         spoken = items[0]
         for item in items[1:]:
             spoken = self.say("agent_list", list=spoken, item=item)
+        return spoken
+
+    def say_all(self, groups: list[str]) -> str:
+        """Return groups of a spoken list one after another (开：A、B；关：C)."""
+        if not groups:
+            return ""
+        spoken = groups[0]
+        for group in groups[1:]:
+            spoken = self.say("agent_groups", list=spoken, item=group)
         return spoken
 
     def command(self, command: CommandSpec) -> str:
@@ -221,21 +232,34 @@ def _done(actions: tuple[Action, ...], devices: Mapping[str, Device], replies: R
 def _answer(
     hass: HomeAssistant, readings: tuple[Reading, ...], devices: Mapping[str, Device], replies: Replies
 ) -> str:
-    """Return the facts read from live state, one phrase per device."""
-    phrases = []
-    for reading in readings:
-        device = devices.get(reading.device_id)
-        if device is None:
-            continue
-        phrases.append(
-            replies.say(
-                "agent_reading",
-                device=device_label(device),
-                fact=replies.command(reading.fact),
-                value=_reading_value(hass, reading, replies),
-            )
+    """Return the facts read from live state: one phrase per device, or per value for a set (哪些灯开着)."""
+    read = [
+        (devices[r.device_id], r, _reading_value(hass, r, replies))
+        for r in readings
+        if r.device_id in devices
+    ]
+    if len(read) <= MAX_SINGLE_READINGS or len({reading.fact.id for _, reading, _ in read}) > 1:
+        return replies.join(
+            [
+                replies.say(
+                    "agent_reading",
+                    device=device_label(device),
+                    fact=replies.command(reading.fact),
+                    value=value,
+                )
+                for device, reading, value in read
+            ]
         )
-    return replies.join(phrases)
+    by_value: dict[str, list[str]] = {}
+    for device, _, value in read:
+        by_value.setdefault(value, []).append(device_label(device))
+    groups = [
+        replies.say("agent_reading_group", value=value, devices=replies.join(names))
+        for value, names in by_value.items()
+    ]
+    return replies.say(
+        "agent_readings", fact=replies.command(read[0][1].fact), groups=replies.say_all(groups)
+    )
 
 
 def _reading_value(hass: HomeAssistant, reading: Reading, replies: Replies) -> str:
