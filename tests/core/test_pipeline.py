@@ -36,6 +36,14 @@ def test_exact_name_ranks_first_with_name_hit(home):
     assert result.candidates[0].capability_id == "main-switch-on"
 
 
+def test_traditional_characters_find_simplified_names_and_back(home):
+    (offline,) = retrieve("打開客廳的老夥計", home, None, ConversationState())
+    assert ids(offline)[0] == "lamp-1"
+    named = [*home, light("lamp-9", "書房檯燈", "書房")]
+    (result,) = retrieve("打开书房台灯", named, None, ConversationState())
+    assert ids(result)[0] == "lamp-9"
+
+
 def test_room_and_type_return_only_that_rooms_lights(home):
     (result,) = run(home, "打开卧室的灯", cmd("打开", s="卧室", n="灯", t="Light", q="one"))
     assert set(ids(result)) == {"lamp-2", "lamp-5"}

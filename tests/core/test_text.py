@@ -14,6 +14,9 @@ from custom_components.context_retrieval.core.text import char_ngrams, compact, 
         ("ＡＢＣ１２３", "abc123"),
         ("  灯\t带\n", "灯 带"),
         ("客厅—主灯", "客厅-主灯"),
+        ("客廳的電燈", "客厅的电灯"),  # Traditional characters fold to Simplified (OpenCC's table)
+        ("書枱燈", "书台灯"),  # Hong Kong's 枱 too
+        ("什么", "什么"),  # a Simplified character another convention folds further stays
     ],
 )
 def test_normalize(raw, expected):

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import functools
+import json
 import re
 import unicodedata
+from importlib import resources
 
 _BRACKETS = str.maketrans(
     {"【": "(", "】": ")", "「": "(", "」": ")", "〔": "(", "〕": ")", "[": "(", "]": ")", "{": "(", "}": ")"}
@@ -12,11 +15,22 @@ _DASHES = re.compile(r"[\u2010-\u2015\u2212\u30fc\ufe58\ufe63_]")
 _SPACES = re.compile(r"\s+")
 _HAN = re.compile(r"[\u3400-\u9fff]")
 _LATIN = re.compile(r"[A-Za-z]")
+_INTEGRATION_PACKAGE = __name__.rsplit(".", 2)[0]
+TRADITIONAL_TABLE = "traditional_characters.json"
+"""Package data: Traditional (Taiwan, Hong Kong) characters → Simplified; tools/ builds it."""
+
+
+@functools.cache
+def _simplified() -> dict[int, str]:
+    """Return the translation table folding Traditional characters to Simplified, read once."""
+    path = resources.files(_INTEGRATION_PACKAGE).joinpath("data", TRADITIONAL_TABLE)
+    characters: dict[str, str] = json.loads(path.read_text(encoding="utf-8"))["characters"]
+    return str.maketrans(characters)
 
 
 def normalize(text: str) -> str:
-    """Return ``text`` with width, case, brackets, dashes and whitespace unified."""
-    text = unicodedata.normalize("NFKC", text).translate(_BRACKETS)
+    """Return ``text`` with width, case, brackets, dashes, whitespace and Traditional characters unified."""
+    text = unicodedata.normalize("NFKC", text).translate(_BRACKETS).translate(_simplified())
     text = _DASHES.sub("-", text)
     return _SPACES.sub(" ", text).strip().lower()
 
