@@ -69,29 +69,17 @@ class Replies:
         template = self.texts.get(f"{_PREFIX}{key}.message", key)
         return template.format(**placeholders)
 
-    def join(self, items: list[str]) -> str:
-        """Return items as a spoken list (A、B、C; A, B, C)."""
-        if not items:
-            return ""
-        spoken = items[0]
+    def join(self, items: list[str], key: str = "agent_list") -> str:
+        """Return items as a spoken list (A、B、C), joined by the template ``key`` ({list}、{item})."""
+        spoken = items[0] if items else ""
         for item in items[1:]:
-            spoken = self.say("agent_list", list=spoken, item=item)
-        return spoken
-
-    def say_all(self, groups: list[str]) -> str:
-        """Return groups of a spoken list one after another (开：A、B；关：C)."""
-        if not groups:
-            return ""
-        spoken = groups[0]
-        for group in groups[1:]:
-            spoken = self.say("agent_groups", list=spoken, item=group)
+            spoken = self.say(key, list=spoken, item=item)
         return spoken
 
     def command(self, command: CommandSpec) -> str:
         """Return what a command does, in the reply's language."""
-        return (
-            command.description_en if self.english and command.description_en else command.description
-        ) or (command.id)
+        english = command.description_en if self.english else None
+        return english or command.description or command.id
 
 
 async def async_act(
