@@ -246,7 +246,7 @@ def _answer(
         for value, names in by_value.items()
     ]
     return replies.say(
-        "agent_readings", fact=replies.command(read[0][1].fact), groups=replies.say_all(groups)
+        "agent_readings", fact=replies.command(read[0][1].fact), groups=replies.join(groups, "agent_groups")
     )
 
 
