@@ -28,6 +28,7 @@ const CHROMIUM_ARGS = [
 ];
 const USERNAME = 'demo';
 const PASSWORD = 'demo-password';
+const OWNER = 'Demo'; // the owner's name, shown in the sidebar and on the profile page
 const AGENT = process.env.ASSIST_AGENT ?? 'conversation.context_retrieval';
 const UTTERANCE = '打开客厅的灯';
 const LIVING_ROOM = '客厅';
@@ -37,7 +38,7 @@ const STEP_TIMEOUT_MS = 20_000;
 const LLM_VARIABLES = ['LLM_BASE_URL', 'LLM_API_KEY', 'LLM_MODEL'];
 
 let demo; // { process, output, baseUrl, state }
-let profile; // the browser's fresh profile directory
+let browserProfile; // the browser's fresh profile directory
 let context; // the browser's persistent context on it
 let page;
 let token; // a REST access token of the demo's owner
@@ -191,8 +192,8 @@ before(async () => {
   const state = mkdtempSync(path.join(ARTIFACTS, 'state-'));
   demo = await startDemo(await freePort(), state);
   await logInOverRest();
-  profile = mkdtempSync(path.join(ARTIFACTS, 'chromium-profile-'));
-  context = await chromium.launchPersistentContext(profile, {
+  browserProfile = mkdtempSync(path.join(ARTIFACTS, 'chromium-profile-'));
+  context = await chromium.launchPersistentContext(browserProfile, {
     executablePath: CHROMIUM,
     headless: true,
     args: CHROMIUM_ARGS,
@@ -206,7 +207,7 @@ before(async () => {
 
 after(async () => {
   await context?.close();
-  if (profile) rmSync(profile, { recursive: true, force: true });
+  if (browserProfile) rmSync(browserProfile, { recursive: true, force: true });
   if (demo) {
     const code = await stopDemo(demo);
     assert.equal(code, 0, `the demo stopped with code ${code}:\n${demo.output}`);
@@ -236,8 +237,7 @@ test(`Assist turns on the living-room lights: ${UTTERANCE}`, async () => {
   assert.ok(await waitFor(async () => Object.values(await livingRoomLights()).every((s) => s === 'off')));
 
   await page.keyboard.press('a'); // the frontend's shortcut for the Assist dialog
-  const dialog = page.locator('ha-voice-command-dialog');
-  const chat = dialog.locator('ha-assist-chat');
+  const chat = page.locator('ha-voice-command-dialog ha-assist-chat');
   try {
     const input = chat.locator('div.input input');
     await input.fill(UTTERANCE);
@@ -261,12 +261,12 @@ test(`Assist turns on the living-room lights: ${UTTERANCE}`, async () => {
 });
 
 test('the profile page renders', async () => {
-  await page.locator('ha-sidebar').getByText('Demo', { exact: true }).click();
+  await page.locator('ha-sidebar').getByText(OWNER, { exact: true }).click();
   await page.waitForURL((url) => url.pathname.startsWith('/profile'));
   const profile = page.locator('ha-panel-profile');
   // The owner's card (badge, name), the theme card and the list of settings pages.
   await profile.locator('ha-user-badge').waitFor();
-  await profile.getByText('Demo').first().waitFor();
+  await profile.getByText(OWNER).first().waitFor();
   await profile.locator('ha-config-navigation-list').waitFor();
   assert.ok((await profile.locator('ha-card').count()) >= 3);
   await page.screenshot({ path: path.join(ARTIFACTS, 'profile.png') });
