@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 DATA_ENV = "CONTEXT_RETRIEVAL_DATA"
 REPO_ROOT = Path(__file__).resolve().parents[1]
-DEFAULT_DATA_DIR = REPO_ROOT.parent / "shared" / "data" / "smartthings"
+DEFAULT_DATA_DIR = REPO_ROOT / "tests" / "data" / "smartthings"
 GARBAGE_ANSWER = "sorry, I cannot help"
 
 

@@ -1,6 +1,6 @@
 """A replayed SmartThings household for ``scripts/demo --smartthings-replay DIR``.
 
-``DIR`` is a dump like ``../shared/data/smartthings``: ``devices.jsonl`` and
+``DIR`` is a dump like ``tests/data/smartthings``: ``devices.jsonl`` and
 ``rooms.jsonl`` (served by ``demo.smartthings_replay``), optionally ``spec.jsonl`` (the
 profiles' commands, copied into the configuration and given to the integration) and
 labelled query files, from which sample utterances are picked when there is one.

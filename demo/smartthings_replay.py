@@ -1,4 +1,4 @@
-"""A local server replaying SmartThings' REST API from a dump like ``../shared/data/smartthings``.
+"""A local server replaying SmartThings' REST API from a dump like ``tests/data/smartthings``.
 
 ``GET /v1/devices?locationId=`` in pages with ``_links.next``, ``GET /v1/locations/{id}/rooms``,
 ``POST /v1/devices/{id}/commands``; errors can be queued (401, 429 with Retry-After, 5xx, a

@@ -91,7 +91,7 @@ async def call_retrieve(hass: HomeAssistant, text: str, **data: Any) -> dict[str
 
 @pytest.fixture
 async def smartthings(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[SmartThingsReplay]:
-    """A replayed SmartThings account (``../shared/data/smartthings``) the integration talks to."""
+    """A replayed SmartThings account (``tests/data/smartthings``) the integration talks to."""
     from custom_components.context_retrieval.clients import smartthings as smartthings_client
 
     server = shared_account()

@@ -34,7 +34,7 @@ from demo.report import (
 from tests.openai_server import FakeOpenAI, Reply
 
 REPOSITORY = Path(__file__).resolve().parent.parent
-SHARED_SMARTTHINGS = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "smartthings"
+SHARED_SMARTTHINGS = Path(__file__).resolve().parents[1] / "tests" / "data" / "smartthings"
 DEMO_TIMEOUT = 240
 """Seconds the whole demo may take here (it takes well under 15 s)."""
 CONVERSATION = ("打开客厅的灯", "把它调到50%", "客厅温度多少", "打开那个灯")

@@ -1,4 +1,4 @@
-"""The replayed SmartThings account of the tests: ``../shared/data/smartthings``."""
+"""The replayed SmartThings account of the tests: ``tests/data/smartthings``."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 
 from demo.smartthings_replay import SmartThingsReplay
 
-SHARED_SMARTTHINGS = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "smartthings"
+SHARED_SMARTTHINGS = Path(__file__).resolve().parents[2] / "tests" / "data" / "smartthings"
 
 
 def shared_account(**kwargs: Any) -> SmartThingsReplay:

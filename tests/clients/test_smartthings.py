@@ -1,4 +1,4 @@
-"""The SmartThings REST client against a local server replaying ``../shared/data/smartthings``."""
+"""The SmartThings REST client against a local server replaying ``tests/data/smartthings``."""
 
 from __future__ import annotations
 

@@ -13,7 +13,7 @@ from custom_components.context_retrieval.core.models import CommandSpec, Device,
 from custom_components.context_retrieval.core.pipeline import retrieve
 from custom_components.context_retrieval.core.state import ConversationState
 
-SHARED_DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "smartthings"
+SHARED_DATA = Path(__file__).resolve().parents[2] / "tests" / "data" / "smartthings"
 
 ON = CommandSpec("main-switch-on", "电源启用")
 OFF = CommandSpec("main-switch-off", "电源关闭")

@@ -27,7 +27,7 @@ from custom_components.context_retrieval.core.smartthings import (
 from custom_components.context_retrieval.core.spec import SpecIndex, load_spec
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-SHARED = REPO_ROOT.parent / "shared" / "data" / "smartthings"
+SHARED = REPO_ROOT / "tests" / "data" / "smartthings"
 
 REQUIRED_CAPABILITIES = {
     "switch", "switchLevel", "colorControl", "colorTemperature", "windowShade", "windowShadeLevel",

@@ -20,7 +20,7 @@ from custom_components.context_retrieval.core.spec import (
 )
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-SHARED_SPEC = REPO_ROOT.parent / "shared" / "data" / "smartthings" / "spec.jsonl"
+SHARED_SPEC = REPO_ROOT / "tests" / "data" / "smartthings" / "spec.jsonl"
 
 LIGHT_PROFILE = {
     "profileId": "light",

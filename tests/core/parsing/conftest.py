@@ -1,4 +1,4 @@
-"""Fixtures of the parsing tests: the SmartThings development home and gold parses (../shared/data)."""
+"""Fixtures of the parsing tests: the SmartThings development home and gold parses (tests/data)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-SMARTTHINGS = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "smartthings"
+SMARTTHINGS = Path(__file__).resolve().parents[3] / "tests" / "data" / "smartthings"
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,8 +20,6 @@ class Home:
 
 def _read_jsonl(name: str) -> list[dict]:
     path = SMARTTHINGS / name
-    if not path.exists():
-        pytest.skip(f"shared data not found at {path}")
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
