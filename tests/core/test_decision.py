@@ -148,6 +148,21 @@ def test_a_question_reads_state_and_an_unparsed_utterance_is_handed_on():
     assert decide([], DEVICES, "").outcome is Outcome.HAND_OFF
 
 
+def test_a_question_reads_the_close_candidates_that_read_the_same_fact():
+    brightness = CommandSpec(id="state:brightness", description="亮度", readable=True)
+    sensor = Device(id="sensor.t", name="温度", room="客厅", category="Sensor", commands=[TEMPERATURE])
+    lamp = Device(id="light.l", name="主灯", room="客厅", category="Light", commands=[brightness])
+    home = {**DEVICES, "sensor.t": sensor, "light.l": lamp}
+    close = [
+        Candidate("sensor.t", "device", TEMPERATURE.id, 0.4, 0, 0.40, ["room_hit"]),
+        Candidate("climate.x", "device", TEMPERATURE.id, 0.4, 0, 0.38, ["room_hit"]),
+        Candidate("light.l", "device", brightness.id, 0.3, 0, 0.33, ["room_hit"]),
+    ]
+    question = result(Command(a="查询温度", s="客厅"), *close, hint="multiple_close_matches")
+    decision = decide([question], home, "客厅温度多少")
+    assert [r.device_id for r in decision.readings] == ["sensor.t", "climate.x"]
+
+
 def test_a_person_names_a_device_with_its_room_unless_the_name_says_it():
     assert device_label(DEVICES["light.c"]) == "客厅主灯"
     assert device_label(DEVICES["light.a"]) == "公卫灯"

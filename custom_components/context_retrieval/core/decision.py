@@ -19,7 +19,7 @@ from .arguments import ArgumentProblem, command_argument
 from .gating import is_type_word
 from .models import ANY_NAME, ANY_ROOM, LAST_MENTIONED, UNKNOWN_ACTION, Candidate, Quantifier
 from .parsing.offline import spoken_values
-from .search import ALL_WORDS
+from .search import ALL_WORDS, CLOSE_MATCH_MARGIN
 from .text import compact, has_latin
 
 if TYPE_CHECKING:
@@ -234,13 +234,22 @@ def _is_question(top: Candidate, targets: tuple[str, ...], devices: Mapping[str,
 
 
 def _readings(result: RetrievalResult, devices: Mapping[str, Device]) -> list[Reading]:
-    """Return the facts that answer a question: a set's members, or the close candidates of one thing."""
+    """Return the facts that answer a question: a set's members, or one thing and those like it.
+
+    Like it: as close as the engine's margin for close matches, reading the same fact (客厅温度多少
+    reads the sensor and the air conditioner's current temperature, not a light's brightness).
+    """
     readings: list[Reading] = []
-    candidates = result.candidates if result.command.q == Quantifier.ONE else result.candidates[:1]
-    for candidate in candidates:
+    for candidate in result.candidates if result.command.q == Quantifier.ONE else result.candidates[:1]:
+        if readings and result.candidates[0].total_score - candidate.total_score >= CLOSE_MATCH_MARGIN:
+            break
         for device_id in _targets(candidate, result):
             fact = _command_of(devices.get(device_id), candidate.capability_id)
-            if fact is not None and fact.readable:
+            if (
+                fact is not None
+                and fact.readable
+                and (not readings or fact.description == readings[0].fact.description)
+            ):
                 readings.append(Reading(device_id, fact))
         if result.command.q == Quantifier.ONE and len(readings) >= MAX_READINGS:
             break
