@@ -183,3 +183,12 @@ async def test_a_question_about_a_set_is_answered_grouped_by_value(loaded_entry,
     assert answer.count("开：") == 1  # one group per value, not one phrase per light
     for light in ("客厅主灯", "厨房灯", "卧室床头灯"):
         assert light in answer
+
+
+async def test_an_adjustment_moves_from_the_present_value(loaded_entry, home: HomeAssistant, calls):
+    await say(home, "客厅空调调高两度")  # the target is 26 °C
+    await say(home, "客厅主灯调暗一点")
+    assert sorted(made(calls)) == [
+        ("climate.set_temperature", ["climate.living_ac"], {"temperature": 28}),
+        ("light.turn_on", ["light.living_main"], {"brightness_step_pct": -20}),
+    ]

@@ -22,6 +22,7 @@ from .clients.smartthings import SmartThingsError
 from .const import DOMAIN, LOGGER
 from .core.decision import Action, AskReason, Decision, Outcome, Reading, decide, decide_choice, device_label
 from .core.smartthings import InvalidCommandError, smartthings_command
+from .entity_commands import current_value
 from .retrieval import split_command_id
 
 if TYPE_CHECKING:
@@ -91,12 +92,7 @@ async def async_act(
 ) -> conversation.ConversationResult:
     """Carry out the engine's decision for the utterance; return the reply."""
     devices = retrieval.home.by_id
-    decision = decide(retrieval.results, devices, user_input.text)
-    asked = data.choices.get(chat_log.conversation_id)
-    data.choices.forget(chat_log.conversation_id)
-    if asked and decision.outcome in {Outcome.ASK, Outcome.HAND_OFF}:
-        # An answer to the last question (主卧的): it picks one of the devices asked about.
-        decision = decide_choice(asked, devices, user_input.text) or decision
+    decision = _decision(hass, data, user_input.text, chat_log.conversation_id, retrieval)
     if decision.outcome is Outcome.HAND_OFF:
         return await _async_hand_off(hass, user_input, chat_log)
     if decision.outcome is Outcome.ASK and (local := await _async_exact_intent(hass, user_input, chat_log)):
@@ -124,6 +120,23 @@ async def async_act(
             response.response_type = intent.IntentResponseType.QUERY_ANSWER
     response.async_set_speech(" ".join(parts))
     return _result(user_input, chat_log, response)
+
+
+def _decision(
+    hass: HomeAssistant, data: ContextRetrievalData, text: str, conversation_id: str, retrieval: Retrieval
+) -> Decision:
+    """Return the engine's decision, or the one an answer to the last question makes (主卧的)."""
+
+    def current(device_id: str, command: CommandSpec) -> float | None:
+        return current_value(hass.states.get(device_id), command.id)
+
+    devices = retrieval.home.by_id
+    decision = decide(retrieval.results, devices, text, current)
+    asked = data.choices.get(conversation_id)
+    data.choices.forget(conversation_id)
+    if asked and decision.outcome in {Outcome.ASK, Outcome.HAND_OFF}:
+        return decide_choice(asked, devices, text, current) or decision
+    return decision
 
 
 async def _async_exact_intent(

@@ -14,12 +14,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import IntFlag
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 from homeassistant.components.light import ColorMode
 
 from .core import CommandSpec
+
+if TYPE_CHECKING:
+    from homeassistant.core import State
 
 SPEC_FILE = "ha_commands.yaml"
 STATE_ID = "state"
@@ -30,7 +33,8 @@ DEFAULT_NOUN = "default"
 ATTRIBUTE_REFERENCE = "$"
 """Prefix of a range value read from the entity's attribute of that name."""
 RANGE_KEYS = ("minimum", "maximum", "step", "unit")
-_COMMAND_KEYS = frozenset({"service", "field", "zh", "en", "features", "color_modes", "type"})
+_COMMAND_KEYS = frozenset({"service", "field", "zh", "en", "features", "color_modes", "type", "current"})
+_CURRENT_KEYS = frozenset({"attribute", "maximum"})
 _READABLE_KEYS = frozenset({"attribute", "zh", "en", "type"})
 _VALUE_KEYS = frozenset({"range", "options", "values"})
 _DOMAIN_KEYS = frozenset({"features", "nouns", "commands", "readable"})
@@ -91,6 +95,23 @@ class Rule:
     """Chinese words of the values (of ``options`` or the fixed list)."""
     fixed_values: bool = False
     """True when ``labels`` is itself the list of allowed values."""
+    current: CurrentValue | None = None
+    """Where the entity shows the value the command sets (for a change relative to it)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CurrentValue:
+    """The attribute holding a command's present value; with ``maximum``, its 0..maximum is 0..100 %."""
+
+    attribute: str
+    maximum: float | None = None
+
+    def read(self, attributes: Mapping[str, Any]) -> float | None:
+        """Return the present value in the command's terms, None when the entity does not show it."""
+        value = attributes.get(self.attribute)
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return None
+        return value * 100 / self.maximum if self.maximum else float(value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +142,17 @@ class DomainSpec:
     def readable_attributes(self) -> frozenset[str]:
         """Return the attributes whose presence gives a readable fact."""
         return frozenset(rule.attribute for rule in self.rules if rule.attribute)
+
+
+def current_value(state: State | None, command_id: str) -> float | None:
+    """Return the present value of what a command sets on an entity (26 for a target of 26 °C), or None."""
+    if state is None:
+        return None
+    spec = DOMAIN_SPECS.get(state.domain)
+    rule = next((rule for rule in spec.rules if rule.id == command_id), None) if spec else None
+    if rule is None or rule.current is None:
+        return None
+    return rule.current.read(state.attributes)
 
 
 def commands_for_entity(facts: EntityFacts) -> list[CommandSpec]:
@@ -299,7 +331,19 @@ def _rule(
         options=options,
         labels=_rule_labels(raw, options, tables, where),
         fixed_values=raw.get("values") is not None,
+        current=_current(raw.get("current"), where),
     )
+
+
+def _current(raw: Any, where: str) -> CurrentValue | None:
+    """Return a command's ``current`` (attribute and optional maximum), or None."""
+    if raw is None:
+        return None
+    _expect_keys(raw, _CURRENT_KEYS, f"{where} current")
+    maximum = raw.get("maximum")
+    if maximum is not None and not _is_number(maximum):
+        raise CommandSpecError(f"{where}: current.maximum must be a number")
+    return CurrentValue(_text(raw, "attribute", f"{where} current"), maximum)
 
 
 def _rule_labels(raw: Any, options: str | None, tables: Mapping[str, Labels], where: str) -> Labels | None:

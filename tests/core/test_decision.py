@@ -75,6 +75,39 @@ def test_the_value_an_action_gives_a_command(action, spec, value, problem):
     assert argument.value == value
 
 
+STEP = CommandSpec(
+    id="light.turn_on:brightness_step_pct",
+    description="调亮或调暗",
+    type="integer",
+    value_range={"minimum": -100, "maximum": 100, "unit": "%"},
+)
+TARGET = CommandSpec(
+    id="climate.set_temperature:temperature",
+    description="设置目标温度",
+    type="number",
+    value_range={"minimum": 16, "maximum": 30, "step": 1, "unit": "°C"},
+)
+
+
+@pytest.mark.parametrize(
+    ("action", "spec", "current", "value", "problem"),
+    [
+        ("调暗", STEP, None, -20, None),  # a change command gets the signed default step
+        ("调亮亮度=30%", STEP, None, 30, None),
+        ("调高温度=2C", TARGET, 26, 28, None),  # any other moves from the present value
+        ("调低温度=2C", TARGET, 17, 16, None),  # held within the range
+        ("调高", TARGET, 26, 27, None),
+        ("调高温度=2C", TARGET, None, None, ArgumentProblem.MISSING),  # nothing to move from: ask
+        ("调大音量", VOLUME, 0.3, 0.4, None),
+        ("调高温度=2%", TARGET, 26, None, ArgumentProblem.UNKNOWN_VALUE),
+    ],
+)
+def test_an_adjustment_moves_the_value(action, spec, current, value, problem):
+    argument = command_argument(action, spec, current)
+    assert argument.problem == problem
+    assert argument.value == value
+
+
 def test_a_clear_command_on_one_device_is_acted_on():
     decision = decide(
         [result(Command(a="设置亮度=40%", n="公卫灯"), device("light.a", BRIGHTNESS.id))],

@@ -11,12 +11,19 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from .fusion import ActionValue, is_plain_number, takes_argument
+from .parsing.offline import relative_direction
 
 if TYPE_CHECKING:
     from .models import CommandSpec
 
 UNIT_INTERVAL_PERCENT = 100.0
 """A percentage said for a command whose range is 0 to 1 (a volume level) is divided by this."""
+PERCENT_STEP = 20.0
+"""How far 亮一点 / 大一点 moves a percentage when no number is said."""
+UNIT_INTERVAL_STEP = 0.1
+"""How far 大声一点 moves a 0-to-1 value (a volume level) when no number is said."""
+UNIT_STEP = 1.0
+"""How far 调高一点 moves any other value (a temperature) when no number is said."""
 
 
 class ArgumentProblem(StrEnum):
@@ -40,9 +47,16 @@ class Argument:
     problem: ArgumentProblem | None = None
 
 
-def command_argument(action: str, command: CommandSpec) -> Argument:
-    """Return the value ``action`` (a wire-format action such as 设置温度=26) gives ``command``."""
+def command_argument(action: str, command: CommandSpec, current: float | None = None) -> Argument:
+    """Return the value ``action`` (a wire-format action such as 设置温度=26) gives ``command``.
+
+    An adjustment (调高温度=2C, 调暗) moves the value: a change command (a brightness step)
+    gets the signed change, any other the ``current`` value moved by it, held within the range.
+    """
     said = ActionValue.parse(action)
+    direction = relative_direction(action)
+    if direction is not None and command.value_range and not command.value_list:
+        return _relative_value(direction, said, command, current)
     if not takes_argument(command):
         return Argument(problem=ArgumentProblem.UNEXPECTED) if said is not None else Argument()
     if command.value_list:
@@ -89,6 +103,42 @@ def _ranged_value(said: ActionValue, command: CommandSpec) -> Argument:
     if command.type == "integer" or (float(value).is_integer() and _integral(value_range)):
         value = round(value)
     return Argument(value)
+
+
+def _relative_value(
+    direction: int, said: ActionValue | None, command: CommandSpec, current: float | None
+) -> Argument:
+    """Return the value an adjustment gives a ranged command, from its step or the number said."""
+    value_range = command.value_range or {}
+    low, high = value_range.get("minimum"), value_range.get("maximum")
+    unit_interval = low == 0 and high == 1
+    if said is not None and said.number is not None:
+        if not said.unit_fits(command) and not (unit_interval and said.unit == "%"):
+            return Argument(problem=ArgumentProblem.UNKNOWN_VALUE)
+        step = (
+            said.number / UNIT_INTERVAL_PERCENT
+            if unit_interval and (said.unit == "%" or said.number > 1)
+            else said.number
+        )
+    elif unit_interval:
+        step = UNIT_INTERVAL_STEP
+    elif str(value_range.get("unit")) == "%":
+        step = PERCENT_STEP
+    else:
+        step = UNIT_STEP
+    if isinstance(low, (int, float)) and low < 0:
+        value = direction * step  # a change command: brightness_step_pct
+    elif current is None:
+        return Argument(problem=ArgumentProblem.MISSING)  # nothing to move from: ask for the value
+    else:
+        value = current + direction * step
+    if isinstance(low, (int, float)):
+        value = max(value, low)
+    if isinstance(high, (int, float)):
+        value = min(value, high)
+    if command.type == "integer" or (float(value).is_integer() and _integral(value_range)):
+        return Argument(round(value))
+    return Argument(round(value, 2))
 
 
 def _integral(value_range: dict[str, Any]) -> bool:

@@ -23,7 +23,7 @@ from .search import ALL_WORDS, CLOSE_MATCH_MARGIN
 from .text import compact, has_latin
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Callable, Mapping, Sequence
 
     from .models import CommandSpec, Device, RetrievalResult
 
@@ -142,13 +142,26 @@ class _Turn:
     readings: list[Reading] = field(default_factory=list)
 
 
-def decide(results: Sequence[RetrievalResult], devices: Mapping[str, Device], text: str) -> Decision:
+type CurrentValues = Callable[[str, CommandSpec], float | None]
+"""The present value of what a command sets on a device (for 调高两度), None when unknown."""
+
+
+def _unknown(_device_id: str, _command: CommandSpec) -> float | None:
+    return None
+
+
+def decide(
+    results: Sequence[RetrievalResult],
+    devices: Mapping[str, Device],
+    text: str,
+    current: CurrentValues = _unknown,
+) -> Decision:
     """Return what to do with the results of ``text`` (one per parsed command)."""
     if not results:
         return Decision(Outcome.HAND_OFF)
     turn = _Turn()
     for result in results:
-        decision = _decide_one(result, devices, text, turn)
+        decision = _decide_one(result, devices, text, turn, current)
         if decision is not None:
             return decision
     if turn.actions:
@@ -167,7 +180,7 @@ def decide(results: Sequence[RetrievalResult], devices: Mapping[str, Device], te
 
 
 def _decide_one(  # noqa: PLR0911 - one early return per reason not to act
-    result: RetrievalResult, devices: Mapping[str, Device], text: str, turn: _Turn
+    result: RetrievalResult, devices: Mapping[str, Device], text: str, turn: _Turn, current: CurrentValues
 ) -> Decision | None:
     """Add the result's action or readings to ``turn``; return a decision that ends the turn early."""
     if result.command.a == UNKNOWN_ACTION or "raw_text_reading" in result.meta or not result.candidates:
@@ -209,7 +222,7 @@ def _decide_one(  # noqa: PLR0911 - one early return per reason not to act
         return Decision(
             Outcome.ASK, reason=AskReason.WHICH_ROOM, options=tuple(rooms[:MAX_OPTIONS]), choices=choices
         )
-    return _action(result.command.a, top, targets, devices, turn)
+    return _action(result.command.a, top, targets, devices, turn, current)
 
 
 def _targets(candidate: Candidate, result: RetrievalResult) -> tuple[str, ...]:
@@ -354,7 +367,9 @@ def _which(reason: AskReason, result: RetrievalResult, devices: Mapping[str, Dev
     return Decision(Outcome.ASK, reason=reason, options=_options(result, devices), choices=tuple(choices))
 
 
-def decide_choice(choices: Sequence[Choice], devices: Mapping[str, Device], text: str) -> Decision | None:
+def decide_choice(
+    choices: Sequence[Choice], devices: Mapping[str, Device], text: str, current: CurrentValues = _unknown
+) -> Decision | None:
     """Return the decision for an answer to a which-question (主卧的), None when it picks no one choice.
 
     A choice is picked when the answer says one of its words and no other choice's; the longest
@@ -373,7 +388,7 @@ def decide_choice(choices: Sequence[Choice], devices: Mapping[str, Device], text
     (choice,) = best[1]
     turn = _Turn()
     top = Candidate(choice.device_ids[0], "device", choice.command_id, 0.0, 0.0, 0.0)
-    asked = _action(choice.action, top, choice.device_ids, devices, turn)
+    asked = _action(choice.action, top, choice.device_ids, devices, turn, current)
     return asked or Decision(Outcome.ACT, actions=tuple(turn.actions))
 
 
@@ -409,24 +424,32 @@ def _whole_home_unasked(result: RetrievalResult, top: Candidate, text: str) -> b
     )
 
 
-def _action(
-    action: str, top: Candidate, targets: tuple[str, ...], devices: Mapping[str, Device], turn: _Turn
+def _action(  # noqa: PLR0913 - the command, its targets and where to put the result
+    action: str,
+    top: Candidate,
+    targets: tuple[str, ...],
+    devices: Mapping[str, Device],
+    turn: _Turn,
+    current: CurrentValues = _unknown,
 ) -> Decision | None:
-    """Add the action on ``targets`` to ``turn`` when every device has the command and takes the value."""
-    value: Any = None
-    for number, device_id in enumerate(targets):
+    """Add the action on ``targets`` to ``turn`` when every device has the command and takes the value.
+
+    Devices given different values (调高两度 from different temperatures) get an action each.
+    """
+    by_value: dict[tuple[str, Any], list[str]] = {}
+    commands: dict[tuple[str, Any], CommandSpec] = {}
+    for device_id in targets:
         command = _command_of(devices.get(device_id), top.capability_id)
         if command is None or command.readable:
             return Decision(Outcome.ASK, reason=AskReason.NO_COMMAND, subject=(device_id,))
-        argument = command_argument(action, command)
+        argument = command_argument(action, command, current(device_id, command))
         if argument.problem is not None:
             reason = _ARGUMENT_REASONS[argument.problem]
             return Decision(Outcome.ASK, reason=reason, subject=(device_id,), command=command)
-        if number and argument.value != value:
-            return Decision(Outcome.ASK, reason=AskReason.OUT_OF_RANGE, subject=(device_id,), command=command)
-        value = argument.value
-    first = _command_of(devices.get(targets[0]), top.capability_id) if targets else None
-    if first is None:
+        key = (type(argument.value).__name__, argument.value)
+        by_value.setdefault(key, []).append(device_id)
+        commands.setdefault(key, command)
+    if not by_value:
         return Decision(Outcome.HAND_OFF)
-    turn.actions.append(Action(targets, first, value))
+    turn.actions.extend(Action(tuple(ids), commands[key], key[1]) for key, ids in by_value.items())
     return None

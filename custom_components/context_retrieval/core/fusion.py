@@ -54,6 +54,11 @@ class ActionValue:
         unit = match.group(2).lower() if match.group(2) else None
         return cls(float(match.group(1)), unit)
 
+    def unit_fits(self, command: CommandSpec) -> bool:
+        """Return True when the value has no unit, or one of the same kind as the command's range."""
+        unit = _range_unit(command.value_range or {})
+        return self.unit is None or _unit_family(self.unit) == _unit_family(unit)
+
     def fits(self, command: CommandSpec) -> bool:
         """Return True when the command's range holds the number in a compatible unit."""
         value_range = command.value_range or {}

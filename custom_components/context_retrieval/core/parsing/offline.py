@@ -43,6 +43,7 @@ LOCK_NAME = "门锁"
 """The target of a lock verb said without one (锁门, 上锁)."""
 DEFAULT_QUERY_ATTRIBUTE = "状态"
 DEFAULT_PERCENT_ATTRIBUTE = "亮度"
+SETTING_PREFIX = "设置"
 _PERCENT_ATTRIBUTES = {"Blind": "位置", "Fan": "风速", "Television": "音量", "NetworkAudio": "音量"}
 """What a bare percentage sets on a kind of device (窗帘开到70%: its position, not a brightness)."""
 TEMPERATURE_ATTRIBUTE = "温度"
@@ -521,6 +522,20 @@ def _share_at(text: str, position: int) -> _Token | None:
     return None
 
 
+RAISING_ACTIONS = ("调亮", "调高", "调大")
+LOWERING_ACTIONS = ("调暗", "调低", "调小")
+"""The adjustments the parser writes (亮一点 → 调亮), by the way they move a value."""
+
+
+def relative_direction(action: str) -> int | None:
+    """Return +1 or -1 for an adjustment (调高温度=2C, 调暗), None for any other action."""
+    if action.startswith(RAISING_ACTIONS):
+        return 1
+    if action.startswith(LOWERING_ACTIONS):
+        return -1
+    return None
+
+
 def spoken_values(text: str) -> list[str]:
     """Return the values said in ``text`` (26度, 50%, 百分之三十, 3档), not counts (两盏); digits as said."""
     values: list[str] = []
@@ -879,10 +894,15 @@ def _query(tokens: Sequence[_Token], first: dict[_Kind, _Token]) -> str:
 def _value_action(tokens: Sequence[_Token], first: dict[_Kind, _Token], category: str) -> str | None:
     """Return a setting, a relative adjustment or a query action, or None."""
     attribute = first[_Kind.ATTR].value if _Kind.ATTR in first else ""
+    adjust = first[_Kind.ADJUST].value if _Kind.ADJUST in first else None
     if _Kind.NUM in first:
-        return _setting(first[_Kind.NUM], attribute, category)
-    if _Kind.ADJUST in first:
-        adjust = first[_Kind.ADJUST].value
+        setting = _setting(first[_Kind.NUM], attribute, category)
+        if adjust is None:
+            return setting
+        # 调高两度 is a change by 2, not a setting to 2: 调高温度=2C keeps the adjustment.
+        said, _, value = setting.removeprefix(SETTING_PREFIX).partition("=")
+        return f"{adjust if adjust.endswith(said) else adjust + said}={value}"
+    if adjust is not None:
         return adjust if adjust.endswith(attribute) else adjust + attribute
     if _Kind.QUERY in first:
         return _query(tokens, first)
