@@ -196,6 +196,19 @@ def test_a_question_reads_the_close_candidates_that_read_the_same_fact():
     assert [r.device_id for r in decision.readings] == ["sensor.t", "climate.x"]
 
 
+def test_a_scene_said_by_its_name_alone_is_run():
+    run = CommandSpec(id="script.turn_on", description="开启脚本")
+    stop = CommandSpec(id="script.turn_off", description="停止脚本")
+    script = Device(id="script.morning", name="早安", room="", category="Scene", commands=[run, stop])
+    home = {**DEVICES, "script.morning": script}
+    found = [Candidate("script.morning", "device", run.id, 1, 0, 1, ["name_partial"])]
+    unread = result(Command(a="UNKNOWN"), *found, meta={"raw_text_reading": []})
+    decision = decide([unread], home, "执行早安")
+    assert decision.outcome is Outcome.ACT
+    assert [(a.device_ids, a.command.id) for a in decision.actions] == [(("script.morning",), run.id)]
+    assert decide([unread], home, "明天早安的时候提醒我").outcome is Outcome.HAND_OFF  # more than the name
+
+
 def test_a_person_names_a_device_with_its_room_unless_the_name_says_it():
     assert device_label(DEVICES["light.c"]) == "客厅主灯"
     assert device_label(DEVICES["light.a"]) == "公卫灯"

@@ -16,6 +16,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from .arguments import ArgumentProblem, command_argument
+from .fusion import takes_argument
 from .gating import is_type_word
 from .models import ANY_NAME, ANY_ROOM, LAST_MENTIONED, UNKNOWN_ACTION, Candidate, Quantifier
 from .parsing.offline import spoken_values
@@ -27,6 +28,10 @@ if TYPE_CHECKING:
 
     from .models import CommandSpec, Device, RetrievalResult
 
+SCENE_CATEGORY = "Scene"
+"""Scenes and scripts (CONTRACT §3): said by name alone, they are run."""
+MAX_SCENE_EXTRA = 3
+"""Characters an utterance may say besides a scene's name for it to mean running it (执行早安)."""
 MAX_READINGS = 3
 """Close candidates read for a question about one thing (客厅温度多少: the sensor and the air conditioner)."""
 MAX_OPTIONS = 5
@@ -183,6 +188,9 @@ def _decide_one(  # noqa: PLR0911 - one early return per reason not to act
     result: RetrievalResult, devices: Mapping[str, Device], text: str, turn: _Turn, current: CurrentValues
 ) -> Decision | None:
     """Add the result's action or readings to ``turn``; return a decision that ends the turn early."""
+    if (scene := _scene_said_alone(result, devices, text)) is not None:
+        turn.actions.append(scene)
+        return None
     if result.command.a == UNKNOWN_ACTION or "raw_text_reading" in result.meta or not result.candidates:
         return Decision(Outcome.HAND_OFF)
     top = result.candidates[0]
@@ -223,6 +231,30 @@ def _decide_one(  # noqa: PLR0911 - one early return per reason not to act
             Outcome.ASK, reason=AskReason.WHICH_ROOM, options=tuple(rooms[:MAX_OPTIONS]), choices=choices
         )
     return _action(result.command.a, top, targets, devices, turn, current)
+
+
+def _scene_said_alone(result: RetrievalResult, devices: Mapping[str, Device], text: str) -> Action | None:
+    """Return the activation of the one scene the utterance is, give or take a verb (执行早安, 哄睡模式)."""
+    if result.command.a != UNKNOWN_ACTION:
+        return None
+    named = {
+        device.id: device
+        for candidate in result.candidates
+        if (device := devices.get(candidate.entity_id)) is not None
+        and device.category == SCENE_CATEGORY
+        and _says_name(device, text)
+    }
+    if len(named) != 1:
+        return None
+    (scene,) = named.values()
+    said = compact(text)
+    spoken = max(
+        (compact(n) for n in (scene.name, *scene.aliases, device_label(scene)) if compact(n) in said), key=len
+    )
+    if len(said) - len(spoken) > MAX_SCENE_EXTRA:
+        return None  # 空气净化器切到睡眠模式, 明天早上七点叫我起床: more is said than the scene's name
+    activate = next((c for c in scene.commands if not c.readable and not takes_argument(c)), None)
+    return Action((scene.id,), activate) if activate is not None else None
 
 
 def _targets(candidate: Candidate, result: RetrievalResult) -> tuple[str, ...]:

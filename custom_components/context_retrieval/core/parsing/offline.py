@@ -253,8 +253,10 @@ _NUMBER_PATTERNS: tuple[tuple[re.Pattern[str], str | None], ...] = (
     (re.compile(rf"百分之([0-9]+|{_CN_NUMBER})"), "%"),
     (re.compile(r"([0-9]+(?:\.[0-9]+)?)(%|度|°c|°|档|k)?"), None),
     (re.compile(rf"({_CN_NUMBER})(度|档)"), None),
+    (re.compile(r"([一二两三四五六七八九][十百][零一二三四五六七八九]?|十[一二三四五六七八九])()"), None),
 )
-"""Value patterns: (regex, fixed unit or None to take the unit from group 2)."""
+"""Value patterns: (regex, fixed unit or None to take the unit from group 2). A compound Chinese
+numeral (十五, 八十, 二十六) is a value without a unit; a lone 十 or 百 is not (百叶窗)."""
 _COUNT_PATTERN = re.compile(r"([0-9]+|[一二两三四五六七八九十]+)(个|盏|台|只|组|扇|部|套|路)")
 _SHARE_PATTERNS: tuple[tuple[re.Pattern[str], float], ...] = (
     (re.compile(r"([一二两三四五六七八九])成"), 10.0),
@@ -930,6 +932,8 @@ def _setting(number: _Token, attribute: str, category: str) -> str:
         return f"设置{TEMPERATURE_ATTRIBUTE}={number.value}{TEMPERATURE_UNIT}"
     if number.unit == "档":
         return f"设置{attribute or '风速'}={number.value}档"
+    if number.unit == "k":
+        return f"设置{attribute or '色温'}={number.value}K"
     attribute = attribute or _PERCENT_ATTRIBUTES.get(category, DEFAULT_PERCENT_ATTRIBUTE)
     return f"设置{attribute}={number.value}%"
 
