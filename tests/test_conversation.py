@@ -192,3 +192,9 @@ async def test_an_adjustment_moves_from_the_present_value(loaded_entry, home: Ho
         ("climate.set_temperature", ["climate.living_ac"], {"temperature": 28}),
         ("light.turn_on", ["light.living_main"], {"brightness_step_pct": -20}),
     ]
+
+
+async def test_the_room_of_the_last_turn_settles_which_room(loaded_entry, home: HomeAssistant, calls):
+    first = await say(home, "客厅温度多少")
+    await say(home, "打开灯", first.conversation_id)  # lights in three rooms; the last turn was about 客厅
+    assert made(calls) == [("light.turn_on", ["light.living_main"], {})]

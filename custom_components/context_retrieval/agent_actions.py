@@ -125,7 +125,11 @@ async def async_act(
 def _decision(
     hass: HomeAssistant, data: ContextRetrievalData, text: str, conversation_id: str, retrieval: Retrieval
 ) -> Decision:
-    """Return the engine's decision, or the one an answer to the last question makes (主卧的)."""
+    """Return the engine's decision, or the one an answer to the last question (主卧的) makes.
+
+    A single command asking which room is settled by the room of the last turn's devices
+    (主卧温度多少, then 那把空调开到24度).
+    """
 
     def current(device_id: str, command: CommandSpec) -> float | None:
         return current_value(hass.states.get(device_id), command.id)
@@ -136,6 +140,9 @@ def _decision(
     data.choices.forget(conversation_id)
     if asked and decision.outcome in {Outcome.ASK, Outcome.HAND_OFF}:
         return decide_choice(asked, devices, text, current) or decision
+    rooms = {devices[device_id].room for device_id in retrieval.previous if device_id in devices}
+    if decision.reason is AskReason.WHICH_ROOM and len(rooms) == 1 and len(retrieval.results) == 1:
+        return decide_choice(decision.choices, devices, rooms.pop(), current) or decision
     return decision
 
 

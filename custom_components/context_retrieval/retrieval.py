@@ -26,6 +26,8 @@ class Retrieval:
     results: list[RetrievalResult]
     home: BuiltHome
     yaml: str
+    previous: tuple[str, ...] = ()
+    """The devices the conversation's memory pointed at before this utterance (its last turn's)."""
 
     def response(self) -> dict[str, Any]:
         """Return the service response (CONTRACT §4)."""
@@ -73,6 +75,7 @@ async def async_run_retrieval(  # noqa: PLR0913 - keyword-only options of one re
     if data.parser is not None and not offline:
         llm, meta = await data.parser.async_parse(home.index.system_prompt, text)
     state = data.conversations.get(conversation_id)
+    previous = tuple(state.last_mentioned())
     run = partial(retrieve, text, home.devices, llm, state, top_k or data.settings.top_k)
     remote = data.embeddings
     if remote is None:
@@ -95,7 +98,7 @@ async def async_run_retrieval(  # noqa: PLR0913 - keyword-only options of one re
     yaml = render_yaml_context(
         results, list(home.devices), language=language or data.index.hass.config.language
     )
-    return Retrieval(results, home, yaml)
+    return Retrieval(results, home, yaml, previous)
 
 
 def retrieved_device_ids(response: dict[str, Any]) -> list[str]:
