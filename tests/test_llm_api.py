@@ -318,10 +318,14 @@ async def test_with_the_embedding_endpoint_down_the_agent_still_gets_its_devices
     assert targets(turn_on) == ["light.kitchen"]
 
 
-async def test_when_the_delegate_fails_the_agent_acts_on_its_own(agent, home: HomeAssistant, ollama):
+async def test_when_the_delegate_fails_the_agent_acts_on_its_own(
+    agent, home: HomeAssistant, ollama, caplog: pytest.LogCaptureFixture
+):
     turn_on = async_mock_service(home, "light", "turn_on")
     await ollama.close()  # the model server is gone
     result = await converse(home, "打开厨房灯")
     assert targets(turn_on) == ["light.kitchen"]
     assert result.response.response_type.value == "action_done"
     assert "厨房灯" in result.response.speech["plain"]["speech"]
+    await converse(home, "打开厨房灯")
+    assert caplog.text.count("The delegate agent conversation.ollama_conversation failed") == 1  # once an outage

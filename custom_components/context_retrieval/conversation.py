@@ -52,6 +52,7 @@ class ContextRetrievalAgent(conversation.ConversationEntity, conversation.Abstra
     def __init__(self, entry: ContextRetrievalConfigEntry) -> None:
         """Serve the home of ``entry``."""
         self.entry = entry
+        self._delegate_outage = False
         self._attr_unique_id = entry.entry_id
         self._attr_device_info = DeviceInfo(
             identifiers={(DOMAIN, entry.entry_id)},
@@ -125,13 +126,24 @@ class ContextRetrievalAgent(conversation.ConversationEntity, conversation.Abstra
                 extra_system_prompt=extra,
             )
         except Exception as err:  # noqa: BLE001 - whatever breaks the delegate, the user still gets an answer
-            LOGGER.warning("The delegate agent %s failed (%r); acting without it", delegate, err)
+            self._delegate_failed(delegate, repr(err))
             return None
         response = result.response
         if (
             response.response_type is intent.IntentResponseType.ERROR
             and response.error_code is intent.IntentResponseErrorCode.UNKNOWN
         ):
-            LOGGER.warning("The delegate agent %s failed; acting without it", delegate)
+            self._delegate_failed(delegate, response.speech.get("plain", {}).get("speech", ""))
             return None
+        if self._delegate_outage:
+            LOGGER.info("The delegate agent %s answers again", delegate)
+            self._delegate_outage = False
         return result
+
+    def _delegate_failed(self, delegate: str, why: str) -> None:
+        """Log the first failure of an outage (the agent answers offline meanwhile)."""
+        if not self._delegate_outage:
+            LOGGER.warning(
+                "The delegate agent %s failed (%s); answering without it until it works again", delegate, why
+            )
+        self._delegate_outage = True
