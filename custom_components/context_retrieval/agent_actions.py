@@ -127,8 +127,8 @@ def _decision(
 ) -> Decision:
     """Return the engine's decision, or the one an answer to the last question (主卧的) makes.
 
-    A single command asking which room is settled by the room of the last turn's devices
-    (主卧温度多少, then 那把空调开到24度).
+    A single command asking which room or device is settled by the room of the last turn's
+    devices (主卧温度多少, then 那把空调开到24度) when one choice is in it.
     """
 
     def current(device_id: str, command: CommandSpec) -> float | None:
@@ -141,7 +141,8 @@ def _decision(
     if asked and decision.outcome in {Outcome.ASK, Outcome.HAND_OFF}:
         return decide_choice(asked, devices, text, current) or decision
     rooms = {devices[device_id].room for device_id in retrieval.previous if device_id in devices}
-    if decision.reason is AskReason.WHICH_ROOM and len(rooms) == 1 and len(retrieval.results) == 1:
+    which = decision.reason in {AskReason.WHICH_ROOM, AskReason.WHICH_DEVICE}
+    if which and len(rooms) == 1 and len(retrieval.results) == 1:
         return decide_choice(decision.choices, devices, rooms.pop(), current) or decision
     return decision
 

@@ -205,8 +205,7 @@ def _decide_one(  # noqa: PLR0911 - one early return per reason not to act
         # 关掉公卫灯 with 公卫灯 and 公卫镜前灯 close: the one the user called by its full name.
         top, targets = named, (named.entity_id,)
     elif result.hint is not None:
-        reason = _HINT_REASONS.get(result.hint, AskReason.WHICH_DEVICE)
-        return Decision(Outcome.ASK, reason=reason, options=_options(result, devices))
+        return _which(_HINT_REASONS.get(result.hint, AskReason.WHICH_DEVICE), result, devices)
     said_name = top.entity_kind == "device" and _says_name(devices.get(top.entity_id), text)
     if any(key in result.meta for key in GUESSED) or (
         not said_name and _name_unmatched(result, top, devices)
@@ -217,19 +216,7 @@ def _decide_one(  # noqa: PLR0911 - one early return per reason not to act
         return _which(AskReason.WHICH_DEVICE, result, devices)
     rooms = sorted({devices[d].room for d in targets if d in devices and devices[d].room})
     if len(rooms) > 1 and _whole_home_unasked(result, top, text):
-        choices = tuple(
-            Choice(
-                room,
-                (room,),
-                tuple(d for d in targets if devices[d].room == room),
-                top.capability_id,
-                result.command.a,
-            )
-            for room in rooms
-        )
-        return Decision(
-            Outcome.ASK, reason=AskReason.WHICH_ROOM, options=tuple(rooms[:MAX_OPTIONS]), choices=choices
-        )
+        return _which_room(rooms, result, top, targets, devices)
     return _action(result.command.a, top, targets, devices, turn, current)
 
 
@@ -383,6 +370,29 @@ def _values_unused(text: str, actions: list[Action], devices: Mapping[str, Devic
                     said = said.replace(compact(name), " ")
     numbers = sum(isinstance(a.value, (int, float)) and not isinstance(a.value, bool) for a in actions)
     return len(spoken_values(said)) > numbers
+
+
+def _which_room(
+    rooms: list[str],
+    result: RetrievalResult,
+    top: Candidate,
+    targets: tuple[str, ...],
+    devices: Mapping[str, Device],
+) -> Decision:
+    """Return the question which room's part of a whole-home set is meant, each room a choice."""
+    choices = tuple(
+        Choice(
+            room,
+            (room,),
+            tuple(d for d in targets if devices[d].room == room),
+            top.capability_id,
+            result.command.a,
+        )
+        for room in rooms
+    )
+    return Decision(
+        Outcome.ASK, reason=AskReason.WHICH_ROOM, options=tuple(rooms[:MAX_OPTIONS]), choices=choices
+    )
 
 
 def _which(reason: AskReason, result: RetrievalResult, devices: Mapping[str, Device]) -> Decision:
