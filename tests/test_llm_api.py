@@ -328,4 +328,6 @@ async def test_when_the_delegate_fails_the_agent_acts_on_its_own(
     assert result.response.response_type.value == "action_done"
     assert "厨房灯" in result.response.speech["plain"]["speech"]
     await converse(home, "打开厨房灯")
-    assert caplog.text.count("The delegate agent conversation.ollama_conversation failed") == 1  # once an outage
+    assert (
+        caplog.text.count("The delegate agent conversation.ollama_conversation failed") == 1
+    )  # once an outage

@@ -157,7 +157,9 @@ def test_a_whole_home_set_the_user_did_not_ask_for_asks_for_the_room():
         Candidate("group-1", "group", TURN_ON.id, 1, 0, 1, ["type_hit"]),
         groups={"group-1": group},
     )
-    assert decide([found], DEVICES, "打开灯").reason is AskReason.WHICH_ROOM
+    asked = decide([found], DEVICES, "打开灯")
+    assert asked.reason is AskReason.WHICH_ROOM
+    assert asked.options == ("公卫", "客厅")  # the room with most of the set first
     assert decide([found], DEVICES, "打开所有的灯").outcome is Outcome.ACT
 
 

@@ -60,6 +60,7 @@ def test_a_set_named_by_its_kind_takes_devices_whose_name_ends_with_it():
         light("l-2", "老伙计", "客厅"),
         Device(id="r-1", name="阳台灯", room="阳台", category="Switch", commands=[ON, OFF]),
         Device(id="r-2", name="灯带开关", room="阳台", category="Switch", commands=[ON, OFF]),
+        Device(id="s-1", name="全屋关灯", room="客厅", category="Scene", commands=[ON]),  # named by its deed
     ]
     (result,) = run(home, "全屋的灯都关了", cmd("关闭", n="灯", t="Light", q="all"))
     assert _members(result) == {"l-1", "l-2", "r-1"}

@@ -11,6 +11,7 @@ is handed on (to Home Assistant's own agent).
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
@@ -18,7 +19,15 @@ from typing import TYPE_CHECKING, Any
 from .arguments import ArgumentProblem, command_argument
 from .fusion import takes_argument
 from .gating import is_type_word
-from .models import ANY_NAME, ANY_ROOM, LAST_MENTIONED, UNKNOWN_ACTION, Candidate, Quantifier
+from .models import (
+    ANY_NAME,
+    ANY_ROOM,
+    LAST_MENTIONED,
+    UNKNOWN_ACTION,
+    UNKNOWN_CATEGORY,
+    Candidate,
+    Quantifier,
+)
 from .parsing.offline import spoken_values
 from .search import ALL_WORDS, CLOSE_MATCH_MARGIN
 from .text import compact, has_latin
@@ -211,10 +220,16 @@ def _decide_one(  # noqa: PLR0911 - one early return per reason not to act
         not said_name and _name_unmatched(result, top, devices)
     ):
         return _which(AskReason.NOT_FOUND, result, devices)
-    if top.entity_kind == "group" and any(c.entity_kind == "group" for c in result.candidates[1:]):
+    untyped = result.command.t == UNKNOWN_CATEGORY
+    if (
+        untyped
+        and top.entity_kind == "group"
+        and any(c.entity_kind == "group" for c in result.candidates[1:])
+    ):
         # 除了卧室都关掉: lights, curtains and valves are each a set; which are meant is a guess.
         return _which(AskReason.WHICH_DEVICE, result, devices)
-    rooms = sorted({devices[d].room for d in targets if d in devices and devices[d].room})
+    counts = Counter(devices[d].room for d in targets if d in devices and devices[d].room)
+    rooms = sorted(counts, key=lambda room: (-counts[room], room))  # the rooms with most of the set first
     if len(rooms) > 1 and _whole_home_unasked(result, top, text):
         return _which_room(rooms, result, top, targets, devices)
     return _action(result.command.a, top, targets, devices, turn, current)
@@ -271,19 +286,20 @@ def _readings(result: RetrievalResult, devices: Mapping[str, Device]) -> list[Re
     Like it: as close as the engine's margin for close matches, reading the same fact (客厅温度多少
     reads the sensor and the air conditioner's current temperature, not a light's brightness).
     """
+    if result.command.q != Quantifier.ONE:
+        top = result.candidates[0]
+        facts = [(d, _command_of(devices.get(d), top.capability_id)) for d in _targets(top, result)]
+        return [Reading(device_id, fact) for device_id, fact in facts if fact is not None and fact.readable]
     readings: list[Reading] = []
-    for candidate in result.candidates if result.command.q == Quantifier.ONE else result.candidates[:1]:
+    for candidate in result.candidates:
         if readings and result.candidates[0].total_score - candidate.total_score >= CLOSE_MATCH_MARGIN:
             break
-        for device_id in _targets(candidate, result):
-            fact = _command_of(devices.get(device_id), candidate.capability_id)
-            if (
-                fact is not None
-                and fact.readable
-                and (not readings or fact.description == readings[0].fact.description)
-            ):
-                readings.append(Reading(device_id, fact))
-        if result.command.q == Quantifier.ONE and len(readings) >= MAX_READINGS:
+        fact = _command_of(devices.get(candidate.entity_id), candidate.capability_id)
+        if fact is None or not fact.readable or candidate.entity_kind != "device":
+            continue
+        if not readings or fact.description == readings[0].fact.description:
+            readings.append(Reading(candidate.entity_id, fact))
+        if len(readings) >= MAX_READINGS:
             break
     return readings
 

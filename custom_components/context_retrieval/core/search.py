@@ -59,6 +59,8 @@ class NameMatch(NamedTuple):
 
 
 NO_MATCH = NameMatch(0.0, "name")
+NAMED_BY_DEED = ("Scene",)
+"""Categories named by what they do, not what they are: a scene called 全屋关灯 is no light."""
 ALL_WORDS = ("所有", "全部", "全都", "每个", "每一个", "全屋", "一切", "都")
 """Words that make a single type-word command mean every such device."""
 CLOSE_MATCH_MARGIN = 0.1
@@ -266,6 +268,12 @@ class CommandSearch:
             self.meta["no_capable_device"] = True
         return positions[keep], similarity[inverse][keep]
 
+    def _named_by_deed_mask(self) -> np.ndarray:
+        """Return the devices named by what they do (scenes), which a set named by a kind never takes."""
+        size = len(self.index.devices)
+        masks = [self.index.category_masks.get(category) for category in NAMED_BY_DEED]
+        return np.logical_or.reduce([m for m in masks if m is not None] or [np.zeros(size, dtype=bool)])
+
     def _gate(self, mask: np.ndarray) -> tuple[np.ndarray, str | None]:
         """Apply category gating; skip it for Unknown/None/invalid hints or an empty gate."""
         category = category_for_type_hint(self.ir.type_hint)
@@ -275,11 +283,13 @@ class CommandSearch:
         gated = mask & self.index.category_masks.get(category, np.zeros(len(mask), dtype=bool))
         # A device called exactly what was said passes whatever its category (排气扇 on a switch).
         # A set named by a type word also takes the devices whose name ends with it: a Chinese
-        # compound names its kind last (阳台灯 is one of 全屋的灯, though a relay drives it).
+        # compound names its kind last (阳台灯 is one of 全屋的灯, though a relay drives it), but a
+        # scene is named by what it does (全屋关灯 is no light).
         passing = self._called_exactly(self._name_hints(np.flatnonzero(mask)))
         hint = compact(self.ir.name_hint or "")
         if self.ir.quantifier in (Quantifier.ALL, Quantifier.EXCEPT) and TYPE_WORDS.get(hint) == category:
-            passing |= self.index.keywords.ending_in(hint)
+            deeds = self._named_by_deed_mask()
+            passing |= {position for position in self.index.keywords.ending_in(hint) if not deeds[position]}
         for position in passing:
             gated[position] |= mask[position]
         if not gated.any():
