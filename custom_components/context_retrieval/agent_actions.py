@@ -48,6 +48,7 @@ _ASK_KEYS = {
     AskReason.OUT_OF_RANGE: "agent_out_of_range",
     AskReason.UNKNOWN_VALUE: "agent_unknown_value",
     AskReason.UNEXPECTED_VALUE: "agent_unexpected_value",
+    AskReason.UNREAD_WORDS: "agent_unread_words",
 }
 
 

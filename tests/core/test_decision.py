@@ -211,6 +211,55 @@ def test_a_scene_said_by_its_name_alone_is_run():
     assert decide([unread], home, "明天早安的时候提醒我").outcome is Outcome.HAND_OFF  # more than the name
 
 
+def _set_of(*device_ids: str, command=TURN_ON, **extra) -> tuple[Candidate, dict]:
+    group = Group("group-1", "灯", list(device_ids), command.id)
+    return Candidate("group-1", "group", command.id, 1, 0, 1, ["room_hit", "type_hit", "quantifier_all"]), {
+        "groups": {"group-1": group},
+        **extra,
+    }
+
+
+def test_a_set_that_is_not_the_one_said_is_asked_about():
+    candidate, extra = _set_of("light.a", "light.b")
+    except_by_name = result(
+        Command(a="关闭", s="公卫", n="灯", t="Light", q=Quantifier.EXCEPT), candidate, **extra
+    )
+    assert decide([except_by_name], DEVICES, "公卫的灯除了镜前灯都关掉").outcome is Outcome.ASK
+    found_by_nothing = result(
+        Command(a="关闭", n="家", q=Quantifier.ALL),
+        Candidate("group-1", "group", TURN_ON.id, 1, 0, 1, ["quantifier_all"]),
+        groups=extra["groups"],
+    )
+    assert decide([found_by_nothing], DEVICES, "家里的插头全部关掉").outcome is Outcome.ASK
+    shrunk = result(Command(a="打开", s="公卫", n="灯", t="Light", q=Quantifier.ALL), candidate, **extra)
+    shrunk.meta["unsupported_targets"] = 2
+    assert decide([shrunk], DEVICES, "打开公卫的灯").outcome is Outcome.ASK
+    assert decide([shrunk], DEVICES, "打开公卫所有的灯").outcome is Outcome.ACT
+
+
+def test_an_adjustment_is_not_carried_out_by_a_command_going_the_other_way():
+    faster = CommandSpec(id="fan.increase_speed", description="调高风速")
+    fan = Device(id="fan.f", name="风扇", room="客厅", category="Fan", commands=[faster])
+    slower = result(Command(a="调小", n="风扇"), device("fan.f", faster.id))
+    assert decide([slower], {"fan.f": fan}, "风扇小一点").reason is AskReason.NO_COMMAND
+    assert decide(
+        [result(Command(a="调大", n="风扇"), device("fan.f", faster.id))], {"fan.f": fan}, "风扇大一点"
+    ).outcome is (Outcome.ACT)
+
+
+def test_words_nothing_was_read_from_are_asked_about():
+    on = result(Command(a="打开", n="公卫灯"), device("light.a", TURN_ON.id))
+    decision = decide([on], DEVICES, "公卫灯开 night mode")
+    assert decision.reason is AskReason.UNREAD_WORDS
+    assert decision.options == ("night", "mode")
+    named = {
+        **DEVICES,
+        "light.h": Device(id="light.h", name="Hue Go", room="客厅", category="Light", commands=[TURN_ON]),
+    }
+    hue = result(Command(a="打开", n="Hue Go"), device("light.h", TURN_ON.id))
+    assert decide([hue], named, "打开 Hue Go").outcome is Outcome.ACT  # a name's words are read
+
+
 def test_a_person_names_a_device_with_its_room_unless_the_name_says_it():
     assert device_label(DEVICES["light.c"]) == "客厅主灯"
     assert device_label(DEVICES["light.a"]) == "公卫灯"

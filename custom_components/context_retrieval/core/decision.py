@@ -11,6 +11,7 @@ is handed on (to Home Assistant's own agent).
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -28,9 +29,9 @@ from .models import (
     Candidate,
     Quantifier,
 )
-from .parsing.offline import spoken_values
+from .parsing.offline import relative_direction, spoken_values
 from .search import ALL_WORDS, CLOSE_MATCH_MARGIN
-from .text import compact, has_latin
+from .text import compact, has_latin, normalize
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
@@ -39,6 +40,9 @@ if TYPE_CHECKING:
 
 SCENE_CATEGORY = "Scene"
 """Scenes and scripts (CONTRACT §3): said by name alone, they are run."""
+_LATIN_WORD = re.compile(r"[a-z]{2,}")
+MIN_NAME_LENGTH = 2
+"""Characters a name must have to find a set by (家 of 家里 is no name)."""
 MAX_SCENE_EXTRA = 3
 """Characters an utterance may say besides a scene's name for it to mean running it (执行早安)."""
 MAX_READINGS = 3
@@ -85,6 +89,8 @@ class AskReason(StrEnum):
     OUT_OF_RANGE = "out_of_range"
     UNKNOWN_VALUE = "unknown_value"
     UNEXPECTED_VALUE = "unexpected_value"
+    UNREAD_WORDS = "unread_words"
+    """The utterance has words nothing was read from (night mode): acting would leave them out."""
 
 
 _HINT_REASONS = {
@@ -180,6 +186,8 @@ def decide(
             return decision
     if turn.actions:
         turn.actions = _without_subsumed(turn.actions)
+        if unread := _unread_words(text, turn.actions, devices):
+            return Decision(Outcome.ASK, reason=AskReason.UNREAD_WORDS, options=unread)
         if _values_unused(text, turn.actions, devices):
             # 制热二十八度 read as the mode alone: acting would drop what the user asked for.
             first = turn.actions[0]
@@ -215,6 +223,8 @@ def _decide_one(  # noqa: PLR0911 - one early return per reason not to act
         top, targets = named, (named.entity_id,)
     elif result.hint is not None:
         return _which(_HINT_REASONS.get(result.hint, AskReason.WHICH_DEVICE), result, devices)
+    if top.entity_kind == "group" and _set_guessed(result, top, devices, text):
+        return _which(AskReason.NOT_FOUND, result, devices)
     said_name = top.entity_kind == "device" and _says_name(devices.get(top.entity_id), text)
     if any(key in result.meta for key in GUESSED) or (
         not said_name and _name_unmatched(result, top, devices)
@@ -233,6 +243,33 @@ def _decide_one(  # noqa: PLR0911 - one early return per reason not to act
     if len(rooms) > 1 and _whole_home_unasked(result, top, text):
         return _which_room(rooms, result, top, targets, devices)
     return _action(result.command.a, top, targets, devices, turn, current)
+
+
+def _set_guessed(result: RetrievalResult, top: Candidate, devices: Mapping[str, Device], text: str) -> bool:
+    """Return True when a set is not the one said.
+
+    That is: found by nothing said (no type, room, or member called what was said; one character
+    is no name: 家 of 家里 is not 米家), an exception by name the scope cannot hold (客厅的灯除了
+    落地灯), or shrunk to the devices that can do it when the user did not ask for all of them with
+    an all-word (开喇叭 where three speakers cannot be switched on).
+    """
+    command = result.command
+    if not {"type_hit", "room_hit"} & set(top.reasons) and not NAME_REASONS & set(top.reasons):
+        wanted = compact(command.n)
+        members = [devices[d] for d in _targets(top, result) if d in devices]
+        if len(wanted) < MIN_NAME_LENGTH or not any(
+            wanted in compact(n) for m in members for n in (m.name, *m.aliases)
+        ):
+            return True
+    if command.q == Quantifier.EXCEPT and not any(part.startswith("!") for part in command.s.split(",")):
+        return True
+    return "unsupported_targets" in result.meta and not any(word in text for word in ALL_WORDS)
+
+
+def _opposite(action: str, command: CommandSpec) -> bool:
+    """Return True when an adjustment and the command chosen for it go opposite ways (调小 and 调高风速)."""
+    said, does = relative_direction(action), relative_direction(command.description)
+    return said is not None and does is not None and said != does
 
 
 def _scene_said_alone(result: RetrievalResult, devices: Mapping[str, Device], text: str) -> Action | None:
@@ -376,6 +413,20 @@ def _without_subsumed(actions: list[Action]) -> list[Action]:
     return [action for action in actions if action.value is not None or action.device_ids not in valued]
 
 
+def _unread_words(text: str, actions: list[Action], devices: Mapping[str, Device]) -> tuple[str, ...]:
+    """Return the Latin words of the utterance that are not in the names of the devices acted on.
+
+    The parser reads Chinese; 开 night mode would otherwise turn a purifier on and drop the mode.
+    """
+    said = normalize(text)
+    for action in actions:
+        for device_id in action.device_ids:
+            if (device := devices.get(device_id)) is not None:
+                for name in (device.name, *device.aliases, device.room):
+                    said = said.replace(normalize(name), " ")
+    return tuple(dict.fromkeys(_LATIN_WORD.findall(said)))
+
+
 def _values_unused(text: str, actions: list[Action], devices: Mapping[str, Device]) -> bool:
     """Return True when the utterance says more values than the actions carry (names' digits aside)."""
     said = compact(text)
@@ -498,7 +549,7 @@ def _action(  # noqa: PLR0913 - the command, its targets and where to put the re
     commands: dict[tuple[str, Any], CommandSpec] = {}
     for device_id in targets:
         command = _command_of(devices.get(device_id), top.capability_id)
-        if command is None or command.readable:
+        if command is None or command.readable or _opposite(action, command):
             return Decision(Outcome.ASK, reason=AskReason.NO_COMMAND, subject=(device_id,))
         argument = command_argument(action, command, current(device_id, command))
         if argument.problem is not None:

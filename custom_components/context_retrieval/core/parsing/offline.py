@@ -183,6 +183,11 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
                 "哪些",
                 "哪几个",
                 "哪个",
+                "多亮",
+                "多暗",
+                "多热",
+                "多冷",
+                "多大声",
                 "开着",
                 "关着",
                 "亮着",
@@ -530,12 +535,12 @@ LOWERING_ACTIONS = ("调暗", "调低", "调小")
 
 
 def relative_direction(action: str) -> int | None:
-    """Return +1 or -1 for an adjustment (调高温度=2C, 调暗), None for any other action."""
-    if action.startswith(RAISING_ACTIONS):
-        return 1
-    if action.startswith(LOWERING_ACTIONS):
-        return -1
-    return None
+    """Return +1 or -1 for an adjustment (调高温度=2C, 调暗), else None (also for 调亮或调暗)."""
+    raises = any(word in action for word in RAISING_ACTIONS)
+    lowers = any(word in action for word in LOWERING_ACTIONS)
+    if raises == lowers:
+        return None
+    return 1 if raises else -1
 
 
 def spoken_values(text: str) -> list[str]:
