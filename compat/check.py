@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 import aiohttp
 
-from compat.hass import HomeAssistantUnderTest
+from compat.hass import Agents, HomeAssistantUnderTest
 from compat.home import CONFIG, LAYOUT, Home, load_device_names
 from compat.integration import DOMAIN
 from compat.turns import Conversation, Setup, TurnRecord
@@ -88,6 +88,13 @@ async def async_check_version(
         agents = await hass.async_set_up_agents(ollama_url)
         for setup in Setup:
             run.records += await Conversation(hass, ollama, home, setup).async_run(agents)
+        offline = await async_check_offline_fallback(hass, ollama, agents)
+        run.errors += offline
+        if not offline:
+            run.notes.append(
+                f"{run.version}: with the model server down, Context Retrieval's agent carried out "
+                f"{OFFLINE_TURN[0]} itself ({OFFLINE_TURN[1]} on)"
+            )
     except (DemoError, LayoutError, OSError) as err:
         run.version = hass.version
         run.errors.append(f"{err} (Home Assistant of {python})")
@@ -110,6 +117,30 @@ async def async_check_version(
         run.notes += [f"{run.version} logged: {line}" for line in deprecations]
     run.seconds = time.perf_counter() - started
     return run
+
+
+OFFLINE_TURN = ("打开卧室的床头灯", "light.bedroom_bedside")
+"""What Context Retrieval's agent must carry out itself while its delegate's model server is down."""
+
+
+async def async_check_offline_fallback(
+    hass: HomeAssistantUnderTest, ollama: FakeOllama, agents: Agents
+) -> list[str]:
+    """Return what went wrong when the model server is down: the agent must act on its own."""
+    text, entity_id = OFFLINE_TURN
+    before = await hass.api.request("GET", f"/api/states/{entity_id}")
+    if before.get("state") == "on":
+        return [f"offline fallback: {entity_id} is on before {text}, so the check would prove nothing"]
+    ollama.down = True
+    try:
+        answer = await hass.async_converse(agents.context_retrieval, text, "compat-offline")
+    finally:
+        ollama.down = False
+    state = await hass.api.request("GET", f"/api/states/{entity_id}")
+    if state.get("state") != "on":
+        speech = answer.get("response", {}).get("speech", {}).get("plain", {}).get("speech")
+        return [f"offline fallback: {text} left {entity_id} {state.get('state')} (the agent said {speech!r})"]
+    return []
 
 
 def table(runs: Sequence[VersionRun], home: Home) -> list[str]:

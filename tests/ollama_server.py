@@ -40,6 +40,8 @@ class FakeOllama:
     scripts: dict[str, ModelTurn] = field(default_factory=dict)
     requests: list[dict[str, Any]] = field(default_factory=list)
     server: TestServer | None = None
+    down: bool = False
+    """True: every chat request fails with HTTP 500, as a crashed model server would answer."""
 
     async def start(self) -> str:
         """Start serving and return the base URL."""
@@ -73,6 +75,8 @@ class FakeOllama:
     async def _chat(self, request: web.Request) -> web.StreamResponse:
         body = await request.json()
         self.requests.append(body)
+        if self.down:
+            return web.json_response({"error": "model runner has crashed"}, status=500)
         messages = body["messages"]
         user = next(m["content"] for m in reversed(messages) if m["role"] == "user")
         turn = self.scripts.get(user, ModelTurn())
