@@ -29,7 +29,7 @@ from custom_components.context_retrieval.llm_api import (
     REQUEST_CONTEXT_TOOL,
     SEARCH_TOOL,
 )
-from custom_components.context_retrieval.repairs import ASSIST_ALSO_SELECTED
+from custom_components.context_retrieval.repairs import ASSIST_ALSO_SELECTED, DELEGATE_WITHOUT_API
 
 from .ollama_server import FakeOllama, ModelTurn, ToolCall
 
@@ -331,3 +331,18 @@ async def test_when_the_delegate_fails_the_agent_acts_on_its_own(
     assert (
         caplog.text.count("The delegate agent conversation.ollama_conversation failed") == 1
     )  # once an outage
+
+
+async def test_a_delegate_without_the_api_raises_a_repair_issue(loaded_entry, home: HomeAssistant, ollama):
+    agent_entry = await add_agent(home, ollama, [llm.LLM_API_ASSIST])
+    await converse(home, "打开厨房灯")
+    issue = ir.async_get(home).async_get_issue(DOMAIN, DELEGATE_WITHOUT_API)
+    assert issue is not None
+    assert issue.translation_placeholders == {"agent": "Ollama Conversation"}
+    subentry = next(iter(agent_entry.subentries.values()))
+    home.config_entries.async_update_subentry(
+        agent_entry, subentry, data={**subentry.data, "llm_hass_api": [API_ID]}
+    )
+    await home.async_block_till_done()
+    await converse(home, "打开厨房灯")
+    assert ir.async_get(home).async_get_issue(DOMAIN, DELEGATE_WITHOUT_API) is None

@@ -22,7 +22,8 @@ from homeassistant.helpers.device_registry import DeviceEntryType, DeviceInfo
 from .agent_actions import async_act
 from .const import DOMAIN, LOGGER
 from .conversation_states import RequestContext
-from .llm_api import request_context_prompt
+from .llm_api import API_ID, request_context_prompt
+from .repairs import async_check_delegate
 from .retrieval import async_run_retrieval
 
 if TYPE_CHECKING:
@@ -106,6 +107,7 @@ class ContextRetrievalAgent(conversation.ConversationEntity, conversation.Abstra
         """Return the delegate's answer, given the request's devices; None when it failed."""
         data = self.entry.runtime_data
         text = user_input.text.strip()
+        async_check_delegate(self.hass, delegate, API_ID)
         data.requests.remember(
             chat_log.conversation_id,
             RequestContext(text, retrieval.yaml, set(retrieval.device_ids()), in_prompt=True),

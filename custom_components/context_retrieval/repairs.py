@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from homeassistant.const import CONF_LLM_HASS_API
+from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers import issue_registry as ir
 from homeassistant.helpers import llm
 
@@ -21,6 +22,7 @@ WHOLE_HOME_APIS = (llm.LLM_API_ASSIST, "homeassistant")
 """LLM APIs that give an agent every exposed entity: Assist ("Device control" since 2026.11) and, since
 2026.11, the admin-only Home Assistant API (templates and any action)."""
 SPEC_FILE_UNREADABLE = "smartthings_spec_unreadable"
+DELEGATE_WITHOUT_API = "delegate_without_api"
 
 
 def agents_selecting_assist_too(hass: HomeAssistant, api_id: str) -> list[str]:
@@ -64,6 +66,46 @@ def async_check_agents(hass: HomeAssistant, api_id: str) -> None:
         severity=ir.IssueSeverity.WARNING,
         translation_key=ASSIST_ALSO_SELECTED,
         translation_placeholders={"agents": agents},
+    )
+
+
+def delegate_apis(hass: HomeAssistant, agent_id: str) -> list[str] | None:
+    """Return the LLM APIs the agent ``agent_id`` selected, None when that cannot be told."""
+    entity = er.async_get(hass).async_get(agent_id)
+    entry = (
+        hass.config_entries.async_get_entry(entity.config_entry_id)
+        if entity and entity.config_entry_id
+        else None
+    )
+    if entity is None or entry is None:
+        return None
+    subentry = entry.subentries.get(entity.config_subentry_id) if entity.config_subentry_id else None
+    selected = (subentry.data if subentry else entry.options).get(CONF_LLM_HASS_API) or []
+    return [selected] if isinstance(selected, str) else list(selected)
+
+
+def async_check_delegate(hass: HomeAssistant, delegate: str | None, api_id: str) -> None:
+    """Raise (or clear) the repair issue of a delegate agent that did not select Context Retrieval.
+
+    Such an agent still gets each request's devices, but not the tools that read and find them,
+    and with Assist selected it gets every exposed entity as well.
+    """
+    apis = delegate_apis(hass, delegate) if delegate else None
+    if apis is None or api_id in apis:
+        ir.async_delete_issue(hass, DOMAIN, DELEGATE_WITHOUT_API)
+        return
+    state = hass.states.get(delegate) if delegate else None
+    name = state.name if state else str(delegate)
+    if ir.async_get(hass).async_get_issue(DOMAIN, DELEGATE_WITHOUT_API) is None:
+        LOGGER.warning("The delegate agent %s has not selected the Context Retrieval LLM API", name)
+    ir.async_create_issue(
+        hass,
+        DOMAIN,
+        DELEGATE_WITHOUT_API,
+        is_fixable=False,
+        severity=ir.IssueSeverity.WARNING,
+        translation_key=DELEGATE_WITHOUT_API,
+        translation_placeholders={"agent": name},
     )
 
 
