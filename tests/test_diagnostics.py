@@ -39,6 +39,7 @@ async def test_diagnostics_redact_keys_and_report_the_index(loaded_entry, home):
     assert "Light" in index["categories"]
     assert index["rebuilds"] == 0
     assert diagnostics["parser"] == {"llm": True, "failing": False}
+    assert diagnostics["agent"] == {"delegate": None, "requests_in_memory": 0, "questions_open": 0}
 
 
 async def test_diagnostics_of_an_entry_that_is_not_loaded(loaded_entry, home):

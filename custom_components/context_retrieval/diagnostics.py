@@ -21,7 +21,7 @@ async def async_get_config_entry_diagnostics(
     hass: HomeAssistant,  # noqa: ARG001 - HA signature
     entry: ContextRetrievalConfigEntry,
 ) -> dict[str, Any]:
-    """Return the options (keys redacted), the index statistics and the parser's state."""
+    """Return the options (keys redacted), the index statistics, the parser's and the agent's state."""
     settings = {
         "data": async_redact_data(dict(entry.data), TO_REDACT),
         "options": async_redact_data(dict(entry.options), TO_REDACT),
@@ -36,5 +36,10 @@ async def async_get_config_entry_diagnostics(
             "failing": data.parser.failing if data.parser else False,
         },
         "conversations": len(data.conversations),
+        "agent": {
+            "delegate": data.settings.delegate_agent,
+            "requests_in_memory": len(data.requests),
+            "questions_open": len(data.choices),
+        },
         "smartthings": data.smartthings.diagnostics(),
     }
