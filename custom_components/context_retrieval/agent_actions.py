@@ -129,7 +129,8 @@ def _decision(
     """Return the engine's decision, or the one an answer to the last question (主卧的) makes.
 
     A single command asking which room or device is settled by the room of the last turn's
-    devices (主卧温度多少, then 那把空调开到24度) when one choice is in it.
+    devices when one device is the choice there (主卧温度多少, then 那把空调开到24度; not 打开那个灯
+    with three lights in the room).
     """
 
     def current(device_id: str, command: CommandSpec) -> float | None:
@@ -144,7 +145,9 @@ def _decision(
     rooms = {devices[device_id].room for device_id in retrieval.previous if device_id in devices}
     which = decision.reason in {AskReason.WHICH_ROOM, AskReason.WHICH_DEVICE}
     if which and len(rooms) == 1 and len(retrieval.results) == 1:
-        return decide_choice(decision.choices, devices, rooms.pop(), current) or decision
+        (room,) = rooms
+        single = [choice for choice in decision.choices if len(choice.device_ids) == 1]
+        return decide_choice(single, devices, room, current) or decision
     return decision
 
 
