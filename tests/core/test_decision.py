@@ -67,6 +67,9 @@ def result(command: Command, *candidates: Candidate, hint: str | None = None, **
         ("设置模式=送风", MODE, None, ArgumentProblem.UNKNOWN_VALUE),
         ("打开", TURN_ON, None, None),
         ("设置亮度=50%", TURN_ON, None, ArgumentProblem.UNEXPECTED),
+        ("设置亮度=最大", BRIGHTNESS, 100, None),  # the ends of the range: 调到最亮
+        ("设置亮度=最小", BRIGHTNESS, 1, None),  # 最暗 is the dimmest light still on, not off
+        ("设置音量=最小", VOLUME, 0.01, None),
     ],
 )
 def test_the_value_an_action_gives_a_command(action, spec, value, problem):

@@ -11,7 +11,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from .fusion import ActionValue, is_plain_number, takes_argument
-from .parsing.offline import relative_direction
+from .parsing.offline import EXTREME_VALUES, relative_direction
 
 if TYPE_CHECKING:
     from .models import CommandSpec
@@ -23,6 +23,8 @@ PERCENT_STEP = 20.0
 UNIT_INTERVAL_STEP = 0.1
 """How far 大声一点 moves a 0-to-1 value (a volume level) when no number is said."""
 UNIT_STEP = 1.0
+_SMALLEST_STEP = {1: 0.01}
+"""The first step above 0 of a 0-to-1 range (a volume level); 1 for any other."""
 """How far 调高一点 moves any other value (a temperature) when no number is said."""
 
 
@@ -61,12 +63,7 @@ def command_argument(action: str, command: CommandSpec, current: float | None = 
         return Argument(problem=ArgumentProblem.UNEXPECTED) if said is not None else Argument()
     if command.value_list:
         return _listed_value(action, command.value_list)
-    if said is None or said.number is None:
-        return Argument(problem=ArgumentProblem.MISSING)
-    _, equals, value = action.partition("=")
-    if equals and not is_plain_number(value):
-        return Argument(problem=ArgumentProblem.UNKNOWN_VALUE)  # 三档 is a level, not 3 %
-    return _ranged_value(said, command)
+    return _ranged_value(action, said, command)
 
 
 def _listed_value(action: str, value_list: list[dict[str, Any]]) -> Argument:
@@ -85,12 +82,17 @@ def _listed_value(action: str, value_list: list[dict[str, Any]]) -> Argument:
     return Argument(best[1])
 
 
-def _ranged_value(said: ActionValue, command: CommandSpec) -> Argument:
-    """Return the number said, fitted to the command's unit and type, if the range holds it."""
+def _ranged_value(action: str, said: ActionValue | None, command: CommandSpec) -> Argument:
+    """Return the number said (or an end of the range: 调到最亮), fitted to the command's unit and type."""
+    _, equals, value = action.partition("=")
+    if equals and (end := EXTREME_VALUES.get(value.strip())) is not None:
+        return _range_end(end, command)
+    if said is None or said.number is None:
+        return Argument(problem=ArgumentProblem.MISSING)
+    if equals and not is_plain_number(value):
+        return Argument(problem=ArgumentProblem.UNKNOWN_VALUE)  # 三档 is a level, not 3 %
     value_range = command.value_range or {}
     number = said.number
-    if number is None:
-        return Argument(problem=ArgumentProblem.MISSING)
     if (
         value_range.get("minimum") == 0
         and value_range.get("maximum") == 1
@@ -99,10 +101,30 @@ def _ranged_value(said: ActionValue, command: CommandSpec) -> Argument:
         said = ActionValue(number / UNIT_INTERVAL_PERCENT)
     if said.number is None or not said.fits(command):
         return Argument(problem=ArgumentProblem.OUT_OF_RANGE)
-    value: float | int = said.number
-    if command.type == "integer" or (float(value).is_integer() and _integral(value_range)):
-        value = round(value)
-    return Argument(value)
+    fitted: float | int = said.number
+    if command.type == "integer" or (float(fitted).is_integer() and _integral(value_range)):
+        fitted = round(fitted)
+    return Argument(fitted)
+
+
+def _range_end(end: int, command: CommandSpec) -> Argument:
+    """Return the top (``end`` 1) or the bottom (-1) of a command's range.
+
+    A range that starts at 0 starts with "off" (a brightness, a fan speed): its bottom, as people
+    mean 最暗 or 最小, is the first step above it.
+    """
+    value_range = command.value_range or {}
+    bound = value_range.get("maximum" if end > 0 else "minimum")
+    if isinstance(bound, bool) or not isinstance(bound, (int, float)):
+        return Argument(problem=ArgumentProblem.UNKNOWN_VALUE)
+    if end < 0 and bound == 0:
+        step = value_range.get("step")
+        bound = (
+            step
+            if isinstance(step, (int, float)) and step > 0
+            else _SMALLEST_STEP.get(value_range.get("maximum"), 1)
+        )
+    return Argument(round(bound) if float(bound).is_integer() else bound)
 
 
 def _relative_value(

@@ -268,6 +268,14 @@ _SHARE_PATTERNS: tuple[tuple[re.Pattern[str], float], ...] = (
     (re.compile(r"一半"), 50.0),
 )
 """Shares said as words: (regex, percent per unit of group 1, or the percent when it has no group)."""
+EXTREME_VALUES = {"最大": 1, "最小": -1}
+"""The ends of a command's range, as the parser writes them (设置风速=最大)."""
+_EXTREME_WORDS = {
+    **dict.fromkeys(("最大", "最高", "最亮", "最强", "最热", "最快"), "最大"),
+    **dict.fromkeys(("最小", "最低", "最暗", "最弱", "最冷", "最慢"), "最小"),
+}
+"""Words for the ends of a range (调到最亮): values the engine gives the command's bound."""
+EXTREME_UNIT = "end"
 _DURATION_PATTERN = re.compile(rf"([0-9]+|{_CN_NUMBER}|半)(分钟|小时|个小时|秒钟|秒|个钟)")
 """十分钟(后): a delay or a duration, which no command of a device takes: a value that must not be dropped."""
 _FRACTION_PATTERN = re.compile(r"([一二两三四五六七八九十])分之([一二两三四五六七八九])")
@@ -503,6 +511,9 @@ def _number_at(text: str, position: int) -> _Token | None:
         return _Token(_Kind.COUNT, count.group(0), str(_to_int(count.group(1))))
     if share := _share_at(text, position):
         return share
+    for word, end in _EXTREME_WORDS.items():
+        if text.startswith(word, position):
+            return _Token(_Kind.NUM, word, end, EXTREME_UNIT)
     if duration := _DURATION_PATTERN.match(text, position):
         return _Token(_Kind.NUM, duration.group(0), duration.group(1), duration.group(2))
     for pattern, fixed_unit in _NUMBER_PATTERNS:
@@ -939,6 +950,9 @@ def _setting(number: _Token, attribute: str, category: str) -> str:
         return f"设置{attribute or '风速'}={number.value}档"
     if number.unit == "k":
         return f"设置{attribute or '色温'}={number.value}K"
+    if number.unit == EXTREME_UNIT:
+        said = attribute or _PERCENT_ATTRIBUTES.get(category, DEFAULT_PERCENT_ATTRIBUTE)
+        return f"{SETTING_PREFIX}{said}={number.value}"
     attribute = attribute or _PERCENT_ATTRIBUTES.get(category, DEFAULT_PERCENT_ATTRIBUTE)
     return f"设置{attribute}={number.value}%"
 
