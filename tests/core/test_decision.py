@@ -252,15 +252,28 @@ def test_an_adjustment_is_not_carried_out_by_a_command_going_the_other_way():
 
 def test_words_nothing_was_read_from_are_asked_about():
     on = result(Command(a="打开", n="公卫灯"), device("light.a", TURN_ON.id))
-    decision = decide([on], DEVICES, "公卫灯开 night mode")
+    decision = decide([on], DEVICES, "公卫灯开 rainbow effect")
     assert decision.reason is AskReason.UNREAD_WORDS
-    assert decision.options == ("night", "mode")
+    assert decision.options == ("rainbow", "effect")
     named = {
         **DEVICES,
         "light.h": Device(id="light.h", name="Hue Go", room="客厅", category="Light", commands=[TURN_ON]),
     }
     hue = result(Command(a="打开", n="Hue Go"), device("light.h", TURN_ON.id))
     assert decide([hue], named, "打开 Hue Go").outcome is Outcome.ACT  # a name's words are read
+
+
+def test_a_count_said_is_the_number_of_devices_acted_on():
+    two = [device("light.a", TURN_ON.id), device("light.b", TURN_ON.id), device("light.c", TURN_ON.id)]
+    anyone = result(Command(a="打开", n="灯", t="Light", q=Quantifier.ANY, c=2), *two)
+    assert [a.device_ids for a in decide([anyone], DEVICES, "随便开两盏灯").actions] == [
+        ("light.a", "light.b")
+    ]
+    candidate, extra = _set_of("light.a")
+    counted = result(
+        Command(a="打开", s="公卫", n="灯", t="Light", q=Quantifier.ALL, c=2), candidate, **extra
+    )
+    assert decide([counted], DEVICES, "两个公卫的灯都打开").outcome is Outcome.ASK  # one found, two said
 
 
 def test_a_person_names_a_device_with_its_room_unless_the_name_says_it():

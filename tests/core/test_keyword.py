@@ -7,6 +7,7 @@ from custom_components.context_retrieval.core.keyword import (
     KeywordIndex,
     name_similarity,
 )
+from custom_components.context_retrieval.core.text import compact
 
 
 def test_exact_name_scores_highest():
@@ -41,7 +42,7 @@ def test_index_finds_devices_sharing_characters_and_aliases():
 def test_index_normalises_names():
     index = KeywordIndex.build([("客厅 主灯",), ("ＴＶ",)])
     assert index.score(0, "客厅主灯")[0] == EXACT_NAME_SCORE
-    assert index.score(1, "tv")[0] == EXACT_NAME_SCORE
+    assert index.score(1, compact("tv"))[0] == EXACT_NAME_SCORE  # both folded alike (TV: 电视)
 
 
 def test_contained_in_scores_names_found_in_text():

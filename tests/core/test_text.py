@@ -2,7 +2,15 @@
 
 import pytest
 
-from custom_components.context_retrieval.core.text import char_ngrams, compact, has_han, has_latin, normalize
+from custom_components.context_retrieval.core.text import (
+    VariantsError,
+    WordFolding,
+    char_ngrams,
+    compact,
+    has_han,
+    has_latin,
+    normalize,
+)
 
 
 @pytest.mark.parametrize(
@@ -14,7 +22,7 @@ from custom_components.context_retrieval.core.text import char_ngrams, compact, 
         ("ＡＢＣ１２３", "abc123"),
         ("  灯\t带\n", "灯 带"),
         ("客厅—主灯", "客厅-主灯"),
-        ("客廳的電燈", "客厅的电灯"),  # Traditional characters fold to Simplified (OpenCC's table)
+        ("客廳的吊燈", "客厅的吊灯"),  # Traditional characters fold to Simplified (OpenCC's table)
         ("書枱燈", "书台灯"),  # Hong Kong's 枱 too
         ("什么", "什么"),  # a Simplified character another convention folds further stays
     ],
@@ -40,3 +48,25 @@ def test_script_detection():
     assert not has_han("turn on")
     assert has_latin("turn on")
     assert not has_latin("设置温度")
+
+
+def test_words_of_other_varieties_fold_to_mandarin():
+    folding = WordFolding.from_sections(
+        {
+            "cantonese": {"熄": "关", "闩": "关"},
+            "english": {"tv": "电视", "living room": "客厅", "turn on": "打开"},
+        }
+    )
+    assert folding.fold("熄咗厅啲灯") == "关咗厅啲灯"
+    assert folding.fold("turn on the tv in the living room") == "打开 the 电视 in the 客厅"
+    assert folding.fold("tvbox") == "tvbox"  # Latin words only whole
+    assert normalize("客廳冷氣") == "客厅空调"  # the shipped table: Taiwan's 冷气
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [["熄"], {"cantonese": ["熄"]}, {"english": {"TV": "电视"}}, {"english": {"tv": 1}}, {"x": {"": "a"}}],
+)
+def test_a_malformed_variants_table_is_refused(raw):
+    with pytest.raises(VariantsError):
+        WordFolding.from_sections(raw)

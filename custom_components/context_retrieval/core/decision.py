@@ -90,7 +90,7 @@ class AskReason(StrEnum):
     UNKNOWN_VALUE = "unknown_value"
     UNEXPECTED_VALUE = "unexpected_value"
     UNREAD_WORDS = "unread_words"
-    """The utterance has words nothing was read from (night mode): acting would leave them out."""
+    """The utterance has words nothing was read from (rainbow effect): acting would leave them out."""
 
 
 _HINT_REASONS = {
@@ -201,7 +201,7 @@ def decide(
     return Decision(Outcome.ANSWER, readings=tuple(turn.readings))
 
 
-def _decide_one(  # noqa: PLR0911 - one early return per reason not to act
+def _decide_one(
     result: RetrievalResult, devices: Mapping[str, Device], text: str, turn: _Turn, current: CurrentValues
 ) -> Decision | None:
     """Add the result's action or readings to ``turn``; return a decision that ends the turn early."""
@@ -210,19 +210,39 @@ def _decide_one(  # noqa: PLR0911 - one early return per reason not to act
         return None
     if result.command.a == UNKNOWN_ACTION or "raw_text_reading" in result.meta or not result.candidates:
         return Decision(Outcome.HAND_OFF)
-    top = result.candidates[0]
-    targets = _targets(top, result)
+    top, targets = _chosen(result)
+    if result.command.c and len(targets) != result.command.c:
+        return _which(AskReason.WHICH_DEVICE, result, devices)  # 两个卫生间的排气扇 finding one
     if _is_question(top, targets, devices):
         turn.readings.extend(_readings(result, devices))
         return None
-    if (
-        result.hint == "multiple_close_matches"
-        and (named := _named_in_text(result, devices, text)) is not None
-    ):
+    if result.hint == "multiple_close_matches" and (named := _named_in_text(result, devices, text)):
         # 关掉公卫灯 with 公卫灯 and 公卫镜前灯 close: the one the user called by its full name.
         top, targets = named, (named.entity_id,)
     elif result.hint is not None:
         return _which(_HINT_REASONS.get(result.hint, AskReason.WHICH_DEVICE), result, devices)
+    return _unclear_target(result, top, targets, devices, text) or _action(
+        result.command.a, top, targets, devices, turn, current
+    )
+
+
+def _chosen(result: RetrievalResult) -> tuple[Candidate, tuple[str, ...]]:
+    """Return the top candidate and the devices it stands for (随便开两盏灯: the first two ranked)."""
+    top = result.candidates[0]
+    if result.command.q == Quantifier.ANY and result.command.c:
+        devices = [c.entity_id for c in result.candidates if c.entity_kind == "device"]
+        return top, tuple(devices[: result.command.c])
+    return top, _targets(top, result)
+
+
+def _unclear_target(
+    result: RetrievalResult,
+    top: Candidate,
+    targets: tuple[str, ...],
+    devices: Mapping[str, Device],
+    text: str,
+) -> Decision | None:
+    """Return the question to ask when the target is not clearly the one said, else None."""
     if top.entity_kind == "group" and _set_guessed(result, top, devices, text):
         return _which(AskReason.NOT_FOUND, result, devices)
     said_name = top.entity_kind == "device" and _says_name(devices.get(top.entity_id), text)
@@ -242,7 +262,7 @@ def _decide_one(  # noqa: PLR0911 - one early return per reason not to act
     rooms = sorted(counts, key=lambda room: (-counts[room], room))  # the rooms with most of the set first
     if len(rooms) > 1 and _whole_home_unasked(result, top, text):
         return _which_room(rooms, result, top, targets, devices)
-    return _action(result.command.a, top, targets, devices, turn, current)
+    return None
 
 
 def _set_guessed(result: RetrievalResult, top: Candidate, devices: Mapping[str, Device], text: str) -> bool:
@@ -416,7 +436,7 @@ def _without_subsumed(actions: list[Action]) -> list[Action]:
 def _unread_words(text: str, actions: list[Action], devices: Mapping[str, Device]) -> tuple[str, ...]:
     """Return the Latin words of the utterance that are not in the names of the devices acted on.
 
-    The parser reads Chinese; 开 night mode would otherwise turn a purifier on and drop the mode.
+    The parser reads Chinese; 开 rainbow 效果 would otherwise turn a light on and drop the effect.
     """
     said = normalize(text)
     for action in actions:

@@ -6,7 +6,10 @@ import functools
 import json
 import re
 import unicodedata
+from dataclasses import dataclass
 from importlib import resources
+
+import yaml
 
 _BRACKETS = str.maketrans(
     {"【": "(", "】": ")", "「": "(", "」": ")", "〔": "(", "〕": ")", "[": "(", "]": ")", "{": "(", "}": ")"}
@@ -28,11 +31,67 @@ def _simplified() -> dict[int, str]:
     return str.maketrans(characters)
 
 
+VARIANTS_FILE = "language_variants.yaml"
+"""Package data: words of Cantonese, Taiwan Mandarin and English → the Mandarin words the engine reads."""
+
+
+class VariantsError(ValueError):
+    """The shipped language variants file is malformed."""
+
+
+@dataclass(frozen=True, slots=True)
+class WordFolding:
+    """Words replaced by others in a text: the longest first, Latin words only whole."""
+
+    pattern: re.Pattern[str] | None
+    words: dict[str, str]
+
+    @classmethod
+    def from_sections(cls, raw: object, where: str = VARIANTS_FILE) -> WordFolding:
+        """Return the folding of ``{section: {word: mandarin}}``; raise VariantsError when malformed."""
+        if not isinstance(raw, dict):
+            raise VariantsError(f"{where}: expected sections of words")
+        words: dict[str, str] = {}
+        for section, entries in raw.items():
+            if not isinstance(entries, dict):
+                raise VariantsError(f"{where}: {section} must map words to words")
+            for word, mandarin in entries.items():
+                if not isinstance(word, str) or not word.strip() or word != word.lower():
+                    raise VariantsError(f"{where}: {section}: {word!r} is not a lower-case word")
+                if not isinstance(mandarin, str):
+                    raise VariantsError(f"{where}: {section}: {word!r} must map to text")
+                words[word.translate(_simplified())] = mandarin
+        if not words:
+            return cls(None, {})
+        alternatives = [
+            rf"(?<![a-z]){re.escape(word)}(?![a-z])" if _LATIN.search(word) else re.escape(word)
+            for word in sorted(words, key=len, reverse=True)
+        ]
+        return cls(re.compile("|".join(alternatives)), words)
+
+    def fold(self, text: str) -> str:
+        """Return ``text`` with every word of the table replaced."""
+        if self.pattern is None:
+            return text
+        return self.pattern.sub(lambda match: self.words[match.group(0)], text)
+
+
+@functools.cache
+def _variants() -> WordFolding:
+    """Return the word folding of the shipped variants file, read and checked once."""
+    path = resources.files(_INTEGRATION_PACKAGE).joinpath("data", VARIANTS_FILE)
+    return WordFolding.from_sections(yaml.safe_load(path.read_text(encoding="utf-8")) or {})
+
+
 def normalize(text: str) -> str:
-    """Return ``text`` with width, case, brackets, dashes, whitespace and Traditional characters unified."""
+    """Return ``text`` with width, case, brackets, dashes, whitespace and characters unified.
+
+    Traditional characters become Simplified, and the words of other varieties and languages
+    (熄, 冷气, living room) the Mandarin words the engine reads.
+    """
     text = unicodedata.normalize("NFKC", text).translate(_BRACKETS).translate(_simplified())
-    text = _DASHES.sub("-", text)
-    return _SPACES.sub(" ", text).strip().lower()
+    text = _SPACES.sub(" ", _DASHES.sub("-", text)).strip().lower()
+    return _SPACES.sub(" ", _variants().fold(text)).strip()
 
 
 def compact(text: str) -> str:

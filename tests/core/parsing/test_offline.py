@@ -157,7 +157,8 @@ CASES = [
     ("客厅主灯", [cmd("UNKNOWN", "客厅", "主灯", "Light")]),
     ("（无法理解的输入）", UNKNOWN),
     ("ajsdkfjalskdfj", UNKNOWN),
-    ("Turn on the light", UNKNOWN),
+    ("Turn on the light", [cmd("打开", n="灯", t="Light", q="all")]),  # English words fold to Mandarin
+    ("熄咗客廳啲燈", [cmd("关闭", "客厅", "灯", "Light", "all")]),  # and Cantonese ones
     ("", UNKNOWN),
     ("   ", UNKNOWN),
 ]
