@@ -276,6 +276,19 @@ def test_a_count_said_is_the_number_of_devices_acted_on():
     assert decide([counted], DEVICES, "两个公卫的灯都打开").outcome is Outcome.ASK  # one found, two said
 
 
+def test_a_clause_that_only_names_the_next_commands_target_is_no_command():
+    lamp = Device(id="light.m", name="主灯", room="客厅", category="Light", commands=[TURN_ON, STEP])
+    home = {"light.m": lamp}
+    target_only = result(Command(a="UNKNOWN", s="客厅", n="主灯"), device("light.m", TURN_ON.id, "room_hit"))
+    dimmer = result(Command(a="调暗", s="客厅", n="主灯"), device("light.m", STEP.id, "room_hit"))
+    decision = decide([target_only, dimmer], home, "客厅主灯再暗一点")
+    assert [(a.command.id, a.value) for a in decision.actions] == [(STEP.id, -20)]
+    other = result(Command(a="UNKNOWN", s="*", n="音乐"), device("light.m", TURN_ON.id))
+    assert (
+        decide([other, dimmer], home, "客厅主灯调暗然后放音乐").outcome is Outcome.HAND_OFF
+    )  # a command unread
+
+
 def test_a_person_names_a_device_with_its_room_unless_the_name_says_it():
     assert device_label(DEVICES["light.c"]) == "客厅主灯"
     assert device_label(DEVICES["light.a"]) == "公卫灯"

@@ -177,6 +177,7 @@ def decide(
     current: CurrentValues = _unknown,
 ) -> Decision:
     """Return what to do with the results of ``text`` (one per parsed command)."""
+    results = _without_target_fragments(results)
     if not results:
         return Decision(Outcome.HAND_OFF)
     turn = _Turn()
@@ -199,6 +200,19 @@ def decide(
             )
         return Decision(Outcome.ACT, actions=tuple(turn.actions), readings=tuple(turn.readings))
     return Decision(Outcome.ANSWER, readings=tuple(turn.readings))
+
+
+def _without_target_fragments(results: Sequence[RetrievalResult]) -> list[RetrievalResult]:
+    """Return the results without unread clauses that only name another command's target.
+
+    客厅主灯再暗一点 parses as 客厅主灯 (no action) and 调暗 on it: the first is no command.
+    """
+    acted = {(r.command.s, r.command.n) for r in results if r.command.a != UNKNOWN_ACTION}
+    return [
+        r
+        for r in results
+        if r.command.a != UNKNOWN_ACTION or (r.command.s, r.command.n) not in acted or r.command.n == ANY_NAME
+    ]
 
 
 def _decide_one(
