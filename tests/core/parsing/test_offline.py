@@ -49,6 +49,13 @@ CASES = [
     ("哪些灯开着", [cmd("查询状态", n="灯", t="Light", q="all")]),  # a question, not 打开
     ("客厅主灯现在开多亮", [cmd("查询状态", "客厅", "主灯", "Light")]),
     ("客厅主灯调到最亮", [cmd("设置亮度=最大", "客厅", "主灯", "Light")]),  # an end of the range
+    (
+        "卧室空调制热二十八度",  # a mode, then a temperature: two commands
+        [
+            cmd("设置模式=制热", "卧室", "空调", "AirConditioner"),
+            cmd("设置温度=28C", "卧室", "空调", "AirConditioner"),
+        ],
+    ),
     ("卧室风扇开到最小", [cmd("设置风速=最小", "卧室", "风扇", "Fan")]),
     ("把客厅风扇设为自然风", [cmd("设置风模式=自然风", "客厅", "风扇", "Fan")]),
     ("把卧室风扇设置为摆风", [cmd("设置摆风=开启", "卧室", "风扇", "Fan")]),

@@ -648,10 +648,12 @@ def _starts_new_action(tokens: Sequence[_Token], index: int, current: Sequence[_
     """Return True when ``tokens[index]`` opens a second action in the current clause.
 
     打开卧室床头灯调到50%: a setting after a switch verb; 关掉客厅灯打开卧室灯: a
-    second switch verb after a target.
+    second switch verb after a target; 制热二十八度: a temperature after a mode.
     """
     token = tokens[index]
     has_switch = any(t.kind in _SWITCH_KINDS for t in current)
+    if token.kind is _Kind.NUM and token.unit == "度" and any(t.kind is _Kind.MODE for t in current):
+        return True  # 制热二十八度: the mode, then the temperature
     if token.kind is _Kind.ATTR and has_switch:
         return index + 1 < len(tokens) and tokens[index + 1].kind is _Kind.SET
     if token.kind is _Kind.SET or (token.kind is _Kind.NUM and token.unit):
