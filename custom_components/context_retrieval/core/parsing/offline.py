@@ -79,6 +79,8 @@ class _Kind(StrEnum):
     PLAY = auto()
     QUERY = auto()
     ASK = auto()
+    AGAIN = auto()
+    """再: "then" after an action (开灯再关空调), "again"/"more" before one (落地灯再打开, 再暗一点)."""
     ALL = auto()
     ANY = auto()
     COUNT = auto()
@@ -207,7 +209,8 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     **_words(_Kind.EXC_START, "除了", "除", "除去"),
     **_words(_Kind.EXC_END, "以外", "之外", "外"),
     **_words(_Kind.CONJ, "和", "与", "跟", "及", "以及", "、", "还有"),
-    **_words(_Kind.SEP, "然后", "再", "并且", "并", "接着", "之后", "随后", "同时"),
+    **_words(_Kind.SEP, "然后", "并且", "并", "接着", "之后", "随后", "同时"),
+    **_words(_Kind.AGAIN, "再"),
     **_words(_Kind.SEP, "顺便", "顺手", "顺带", "另外"),
     **_words(_Kind.SEP, ",", ".", ";", "!", "?", "。", "；", "！", "？", "\n"),
     **_words(_Kind.FILLER, "把", "让", "将", "请", "帮我", "帮忙", "麻烦", "给我", "一下", "的", "吧"),
@@ -624,7 +627,11 @@ def _split_clauses(tokens: Sequence[_Token]) -> list[list[_Token]]:
     clauses: list[list[_Token]] = []
     current: list[_Token] = []
     for index, token in enumerate(tokens):
-        if token.kind is _Kind.SEP or (token.kind is _Kind.CONJ and _next_is_action(tokens, index)):
+        if token.kind is _Kind.AGAIN and not any(t.kind in _ACTION_WORD_KINDS for t in current):
+            continue  # 落地灯再打开: "again", not a second command
+        if token.kind in {_Kind.SEP, _Kind.AGAIN} or (
+            token.kind is _Kind.CONJ and _next_is_action(tokens, index)
+        ):
             clauses.append(current)
             current = []
             continue
