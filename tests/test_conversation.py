@@ -167,6 +167,12 @@ async def test_an_answer_to_the_question_picks_what_was_asked_about(loaded_entry
     assert made(calls) == [("light.turn_on", ["light.kitchen"], {})]
 
 
+async def test_a_turn_with_another_action_is_no_answer(loaded_entry, home: HomeAssistant, calls):
+    asked = await say(home, "打开灯")
+    await say(home, "厨房的关掉", asked.conversation_id)  # not 打开: a command of its own
+    assert ("light.turn_on", ["light.kitchen"], {}) not in made(calls)
+
+
 async def test_an_old_question_is_not_answered_by_a_later_turn(loaded_entry, home: HomeAssistant, calls):
     asked = await say(home, "打开灯")
     await say(home, "客厅温度多少", asked.conversation_id)  # the question was dropped

@@ -21,6 +21,7 @@ from homeassistant.helpers.translation import async_get_translations
 from .clients.smartthings import SmartThingsError
 from .const import DOMAIN, LOGGER
 from .core.decision import Action, AskReason, Decision, Outcome, Reading, decide, decide_choice, device_label
+from .core.models import UNKNOWN_ACTION
 from .core.smartthings import InvalidCommandError, smartthings_command
 from .entity_commands import current_value
 from .retrieval import split_command_id
@@ -140,7 +141,9 @@ def _decision(
     decision = decide(retrieval.results, devices, text, current)
     asked = data.choices.get(conversation_id)
     data.choices.forget(conversation_id)
-    if asked and decision.outcome in {Outcome.ASK, Outcome.HAND_OFF}:
+    said = {result.command.a for result in retrieval.results} - {UNKNOWN_ACTION}
+    if asked and decision.outcome in {Outcome.ASK, Outcome.HAND_OFF} and said <= {asked[0].action}:
+        # An answer says which (主卧的), perhaps with the same action, never another one (关了).
         return decide_choice(asked, devices, text, current) or decision
     rooms = {devices[device_id].room for device_id in retrieval.previous if device_id in devices}
     which = decision.reason in {AskReason.WHICH_ROOM, AskReason.WHICH_DEVICE}

@@ -14,7 +14,13 @@ from custom_components.context_retrieval.core import (
     RetrievalResult,
 )
 from custom_components.context_retrieval.core.arguments import ArgumentProblem, command_argument
-from custom_components.context_retrieval.core.decision import AskReason, Outcome, decide, device_label
+from custom_components.context_retrieval.core.decision import (
+    AskReason,
+    Outcome,
+    decide,
+    decide_choice,
+    device_label,
+)
 
 TURN_ON = CommandSpec(id="light.turn_on", description="打开灯")
 BRIGHTNESS = CommandSpec(
@@ -287,6 +293,16 @@ def test_a_clause_that_only_names_the_next_commands_target_is_no_command():
     assert (
         decide([other, dimmer], home, "客厅主灯调暗然后放音乐").outcome is Outcome.HAND_OFF
     )  # a command unread
+
+
+def test_an_answer_picks_the_choice_it_shares_the_longest_run_of_characters_with():
+    close = [device("light.a", TURN_ON.id, "room_hit"), device("light.b", TURN_ON.id, "room_hit")]
+    asked = decide(
+        [result(Command(a="打开", n="灯"), *close, hint="multiple_close_matches")], DEVICES, "开灯"
+    )
+    assert decide_choice(asked.choices, DEVICES, "镜前那个").actions[0].device_ids == ("light.b",)
+    assert decide_choice(asked.choices, DEVICES, "公卫的") is None  # both are in 公卫
+    assert decide_choice(asked.choices, DEVICES, "前") is None  # one character picks nothing
 
 
 def test_a_person_names_a_device_with_its_room_unless_the_name_says_it():

@@ -515,16 +515,17 @@ def decide_choice(
 ) -> Decision | None:
     """Return the decision for an answer to a which-question (主卧的), None when it picks no one choice.
 
-    A choice is picked when the answer says one of its words and no other choice's; the longest
-    word said wins (主卧空调 over 主卧 when both are choices' words).
+    A choice is picked when the answer shares a longer run of characters with one of its words
+    than with any other choice's, two at least: 主卧的 picks the choice in 主卧, 纱帘 主卧纱帘 over
+    主卧窗帘, 爸爸那边的 主卧爸爸床头灯.
     """
     said = compact(text)
-    best: tuple[int, list[Choice]] = (0, [])
+    best: tuple[int, list[Choice]] = (MIN_NAME_LENGTH - 1, [])
     for choice in choices:
-        length = max((len(compact(w)) for w in choice.words if w and compact(w) in said), default=0)
+        length = max((_shared_run(compact(w), said) for w in choice.words if w), default=0)
         if length > best[0]:
             best = (length, [choice])
-        elif length and length == best[0]:
+        elif length >= MIN_NAME_LENGTH and length == best[0]:
             best[1].append(choice)
     if len(best[1]) != 1:
         return None
@@ -533,6 +534,17 @@ def decide_choice(
     top = Candidate(choice.device_ids[0], "device", choice.command_id, 0.0, 0.0, 0.0)
     asked = _action(choice.action, top, choice.device_ids, devices, turn, current)
     return asked or Decision(Outcome.ACT, actions=tuple(turn.actions))
+
+
+def _shared_run(word: str, text: str) -> int:
+    """Return the length of the longest run of characters ``word`` and ``text`` share."""
+    longest = 0
+    for start in range(len(word)):
+        for end in range(len(word), start + longest, -1):
+            if word[start:end] in text:
+                longest = end - start
+                break
+    return longest
 
 
 def _options(result: RetrievalResult, devices: Mapping[str, Device]) -> tuple[str, ...]:
