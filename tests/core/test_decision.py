@@ -305,6 +305,13 @@ def test_an_answer_picks_the_choice_it_shares_the_longest_run_of_characters_with
     assert decide_choice(asked.choices, DEVICES, "前") is None  # one character picks nothing
 
 
+def test_two_names_finding_one_device_are_asked_about():
+    first = result(Command(a="打开", n="公卫灯"), device("light.a", TURN_ON.id))
+    second = result(Command(a="打开", n="灶台灯"), device("light.a", TURN_ON.id, "name_hit"))
+    decision = decide([first, second], DEVICES, "打开公卫灯和灶台灯")
+    assert decision.reason is AskReason.NOT_FOUND
+
+
 def test_a_person_names_a_device_with_its_room_unless_the_name_says_it():
     assert device_label(DEVICES["light.c"]) == "客厅主灯"
     assert device_label(DEVICES["light.a"]) == "公卫灯"

@@ -160,6 +160,8 @@ class Decision:
 class _Turn:
     actions: list[Action] = field(default_factory=list)
     readings: list[Reading] = field(default_factory=list)
+    named: dict[str, set[str]] = field(default_factory=dict)
+    """The names said of each device acted on (two names finding one device: one found nothing)."""
 
 
 type CurrentValues = Callable[[str, CommandSpec], float | None]
@@ -182,24 +184,36 @@ def decide(
         return Decision(Outcome.HAND_OFF)
     turn = _Turn()
     for result in results:
+        before = len(turn.actions)
         decision = _decide_one(result, devices, text, turn, current)
         if decision is not None:
             return decision
-    if turn.actions:
-        turn.actions = _without_subsumed(turn.actions)
-        if unread := _unread_words(text, turn.actions, devices):
-            return Decision(Outcome.ASK, reason=AskReason.UNREAD_WORDS, options=unread)
-        if _values_unused(text, turn.actions, devices):
-            # 制热二十八度 read as the mode alone: acting would drop what the user asked for.
-            first = turn.actions[0]
-            return Decision(
-                Outcome.ASK,
-                reason=AskReason.UNEXPECTED_VALUE,
-                subject=first.device_ids[:1],
-                command=first.command,
-            )
-        return Decision(Outcome.ACT, actions=tuple(turn.actions), readings=tuple(turn.readings))
-    return Decision(Outcome.ANSWER, readings=tuple(turn.readings))
+        for action in turn.actions[before:]:
+            for device_id in action.device_ids:
+                turn.named.setdefault(device_id, set()).add(result.command.n)
+    return _settled(turn, devices, text)
+
+
+def _settled(turn: _Turn, devices: Mapping[str, Device], text: str) -> Decision:
+    """Return the turn's actions and readings, unless together they leave something said undone."""
+    if (twice := next((d for d, said in turn.named.items() if len(said) > 1), None)) is not None:
+        # 打开饭厅吊灯和灶台灯 finding the pendant for both: one of the names found nothing of its own.
+        return Decision(Outcome.ASK, reason=AskReason.NOT_FOUND, options=(device_label(devices[twice]),))
+    if not turn.actions:
+        return Decision(Outcome.ANSWER, readings=tuple(turn.readings))
+    actions = _without_subsumed(turn.actions)
+    if unread := _unread_words(text, actions, devices):
+        return Decision(Outcome.ASK, reason=AskReason.UNREAD_WORDS, options=unread)
+    if _values_unused(text, actions, devices):
+        # 十分钟后关掉它: acting now would drop what the user asked for.
+        first = actions[0]
+        return Decision(
+            Outcome.ASK,
+            reason=AskReason.UNEXPECTED_VALUE,
+            subject=first.device_ids[:1],
+            command=first.command,
+        )
+    return Decision(Outcome.ACT, actions=tuple(actions), readings=tuple(turn.readings))
 
 
 def _without_target_fragments(results: Sequence[RetrievalResult]) -> list[RetrievalResult]:

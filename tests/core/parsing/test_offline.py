@@ -50,6 +50,9 @@ CASES = [
     ("客厅主灯现在开多亮", [cmd("查询状态", "客厅", "主灯", "Light")]),
     ("客厅主灯调到最亮", [cmd("设置亮度=最大", "客厅", "主灯", "Light")]),  # an end of the range
     ("客厅落地灯再打开", [cmd("打开", "客厅", "落地灯", "Light")]),  # 再 before an action: again
+    ("卧室床头灯不要关", [cmd("UNKNOWN", "卧室", "床头灯", "Light")]),  # not an action to take
+    ("十分钟后关掉卧室床头灯", [cmd("UNKNOWN", "卧室", "床头灯", "Light")]),  # nor one for later
+    ("明天早上七点打开卧室床头灯", [cmd("UNKNOWN", "卧室", "床头灯", "Light")]),
     (
         "打开客厅主灯再关掉卧室床头灯",  # 再 after an action: then
         [cmd("打开", "客厅", "主灯", "Light"), cmd("关闭", "卧室", "床头灯", "Light")],

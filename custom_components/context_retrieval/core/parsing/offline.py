@@ -80,6 +80,10 @@ class _Kind(StrEnum):
     QUERY = auto()
     ASK = auto()
     AGAIN = auto()
+    WHEN = auto()
+    """十分钟后, 七点: a time; a command for later is no command to carry out now."""
+    NEG = auto()
+    """不要/别/不用: a clause that says not to do something is no command the engine can carry out."""
     """再: "then" after an action (开灯再关空调), "again"/"more" before one (落地灯再打开, 再暗一点)."""
     ALL = auto()
     ANY = auto()
@@ -197,7 +201,8 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
             "",
         ),
     ),
-    **_mapped(_Kind.QUERY, dict.fromkeys(("几度", "多少度", "温度多少"), TEMPERATURE_ATTRIBUTE)),
+    **_mapped(_Kind.QUERY, dict.fromkeys(("几度", "多少度", "温度多少", "好多度"), TEMPERATURE_ATTRIBUTE)),
+    **_mapped(_Kind.QUERY, dict.fromkeys(("几档", "几挡", "多少档"), "风速")),
     **_mapped(_Kind.QUERY, dict.fromkeys(("多少电", "还有多少电", "剩多少电", "还剩多少电"), "电量")),
     **_mapped(_Kind.ASK, dict.fromkeys(("吗", "么", "没", "没有", "了没", "了吗", "了没有"), "")),
     **_words(_Kind.ALL, "所有", "全部", "都", "每个", "全都", "每一个", "各个", "全屋", "一切"),
@@ -211,6 +216,7 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     **_words(_Kind.CONJ, "和", "与", "跟", "及", "以及", "、", "还有"),
     **_words(_Kind.SEP, "然后", "并且", "并", "接着", "之后", "随后", "同时"),
     **_words(_Kind.AGAIN, "再"),
+    **_words(_Kind.NEG, "不要", "别", "不用", "甭", "不必", "莫"),
     **_words(_Kind.SEP, "顺便", "顺手", "顺带", "另外"),
     **_words(_Kind.SEP, ",", ".", ";", "!", "?", "。", "；", "！", "？", "\n"),
     **_words(_Kind.FILLER, "把", "让", "将", "请", "帮我", "帮忙", "麻烦", "给我", "一下", "的", "吧"),
@@ -256,12 +262,17 @@ _TASK_VERBS = (_Kind.PAUSE, _Kind.CANCEL, _Kind.STOP, _Kind.RESUME)
 _DEFAULT_TASK_VERB = "开始"
 
 _CN_DIGITS = {"零": 0, "两": 2, **{char: value for value, char in enumerate("〇一二三四五六七八九")}}
-_CN_NUMBER = "[零一二两三四五六七八九十百]+"
+_CN_NUMBER = "[零一二两三四五六七八九十百千]+"
 _NUMBER_PATTERNS: tuple[tuple[re.Pattern[str], str | None], ...] = (
     (re.compile(rf"百分之([0-9]+|{_CN_NUMBER})"), "%"),
     (re.compile(r"([0-9]+(?:\.[0-9]+)?)(%|度|°c|°|档|k)?"), None),
     (re.compile(rf"({_CN_NUMBER})(度|档)"), None),
-    (re.compile(r"([一二两三四五六七八九][十百][零一二三四五六七八九]?|十[一二三四五六七八九])()"), None),
+    (
+        re.compile(
+            r"([一二两三四五六七八九][十百千](?:[零一二三四五六七八九][十百]?)*|十[一二三四五六七八九])()"
+        ),
+        None,
+    ),
 )
 """Value patterns: (regex, fixed unit or None to take the unit from group 2). A compound Chinese
 numeral (十五, 八十, 二十六) is a value without a unit; a lone 十 or 百 is not (百叶窗)."""
@@ -280,7 +291,9 @@ _EXTREME_WORDS = {
 """Words for the ends of a range (调到最亮): values the engine gives the command's bound."""
 EXTREME_UNIT = "end"
 _DURATION_PATTERN = re.compile(rf"([0-9]+|{_CN_NUMBER}|半)(分钟|小时|个小时|秒钟|秒|个钟)")
-"""十分钟(后): a delay or a duration, which no command of a device takes: a value that must not be dropped."""
+"""十分钟(后): a delay or a duration, which no command of a device takes."""
+_CLOCK_PATTERN = re.compile(r"([0-9]{1,2}|十[一二]?|[二两三四五六七八九])(点半|点钟|点)")
+"""七点, 十点半: a time of day (not 一点, which is mostly "a bit")."""
 _FRACTION_PATTERN = re.compile(r"([一二两三四五六七八九十])分之([一二两三四五六七八九])")
 """三分之一: the denominator first, as said."""
 
@@ -517,8 +530,8 @@ def _number_at(text: str, position: int) -> _Token | None:
     for word, end in _EXTREME_WORDS.items():
         if text.startswith(word, position):
             return _Token(_Kind.NUM, word, end, EXTREME_UNIT)
-    if duration := _DURATION_PATTERN.match(text, position):
-        return _Token(_Kind.NUM, duration.group(0), duration.group(1), duration.group(2))
+    if when := _DURATION_PATTERN.match(text, position) or _CLOCK_PATTERN.match(text, position):
+        return _Token(_Kind.WHEN, when.group(0), when.group(1), when.group(2))
     for pattern, fixed_unit in _NUMBER_PATTERNS:
         match = pattern.match(text, position)
         if match:
@@ -566,19 +579,21 @@ def spoken_values(text: str) -> list[str]:
         if token is None:
             position += 1
             continue
-        if token.kind is _Kind.NUM:
+        if token.kind in {_Kind.NUM, _Kind.WHEN}:
             values.append(token.text)
         position += len(token.text)
     return values
 
 
 def _to_int(number: str) -> int:
-    """Return the value of an Arabic or a simple Chinese numeral (up to 999)."""
+    """Return the value of an Arabic or a simple Chinese numeral (up to 9,999)."""
     if number.isdigit():
         return int(number)
     total, digit = 0, 0
     for char in number:
-        if char == "百":
+        if char == "千":
+            total, digit = total + max(digit, 1) * 1000, 0
+        elif char == "百":
             total, digit = total + max(digit, 1) * 100, 0
         elif char == "十":
             total, digit = total + max(digit, 1) * 10, 0
@@ -874,6 +889,8 @@ def _settle_quantifier(target: _Target, lexicon: OfflineParser) -> None:
 def _clause_action(tokens: Sequence[_Token], category: str) -> str | None:
     """Return the wire action of a clause, or None when it has no action words."""
     first = {token.kind: token for token in reversed(tokens)}
+    if _Kind.NEG in first or _Kind.WHEN in first:
+        return None  # 电脑那个不要关, 十分钟后关掉: not an action to take now
     if _asks(tokens):
         return _query(tokens, first)
     action = _word_action(first) or _value_action(tokens, first, category)
