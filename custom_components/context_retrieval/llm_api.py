@@ -38,7 +38,7 @@ from .const import DOMAIN, LOGGER
 from .conversation_states import RequestContext
 from .core.smartthings import InvalidCommandError, smartthings_command
 from .repairs import async_check_agents
-from .retrieval import async_retrieve, async_run_retrieval, retrieved_device_ids
+from .retrieval import async_run_retrieval
 
 if TYPE_CHECKING:
     from homeassistant.core import HomeAssistant
@@ -188,7 +188,18 @@ class CurrentRequest:
         return context
 
 
-class RequestContextTool(llm.Tool):
+class RequestTool(llm.Tool):
+    """A tool of this API that serves the request of the turn it is called in."""
+
+    annotations = llm.ToolAnnotations(read_only=True, open_world=False)
+    integration = DOMAIN
+
+    def __init__(self, requests: CurrentRequest) -> None:
+        """Serve the request of the turn the tool is called in."""
+        self.requests = requests
+
+
+class RequestContextTool(RequestTool):
     """The devices and commands the current request needs."""
 
     name = REQUEST_CONTEXT_TOOL
@@ -198,12 +209,6 @@ class RequestContextTool(llm.Tool):
         "the whole home), as YAML, with a hint when the request is ambiguous. Call it first for every "
         "request that concerns the home."
     )
-    annotations = llm.ToolAnnotations(read_only=True, open_world=False)
-    integration = DOMAIN
-
-    def __init__(self, requests: CurrentRequest) -> None:
-        """Answer for the request of the turn it is called in."""
-        self.requests = requests
 
     @override
     async def async_call(
@@ -216,7 +221,7 @@ class RequestContextTool(llm.Tool):
         return llm.ToolResult(data={"result": context.yaml})
 
 
-class LiveContextTool(llm.Tool):
+class LiveContextTool(RequestTool):
     """Assist's live context, for the devices of this turn only."""
 
     name = LIVE_CONTEXT_TOOL
@@ -227,12 +232,6 @@ class LiveContextTool(llm.Tool):
         "questions about current conditions (is the light on, how warm is the bedroom) and as the first "
         "step of conditional actions."
     )
-    annotations = llm.ToolAnnotations(read_only=True, open_world=False)
-    integration = DOMAIN
-
-    def __init__(self, requests: CurrentRequest) -> None:
-        """Read the devices of the request of the turn it is called in."""
-        self.requests = requests
 
     @override
     async def async_call(
@@ -249,7 +248,7 @@ class LiveContextTool(llm.Tool):
         return llm.ToolResult(data={"result": f"{overview}\n{yaml_util.dump(entities)}"})
 
 
-class SearchDevicesTool(llm.Tool):
+class SearchDevicesTool(RequestTool):
     """Find devices of the home by words, when the static context lacks the one meant."""
 
     name = SEARCH_TOOL
@@ -267,12 +266,6 @@ class SearchDevicesTool(llm.Tool):
             ),
         }
     )
-    annotations = llm.ToolAnnotations(read_only=True, open_world=False)
-    integration = DOMAIN
-
-    def __init__(self, requests: CurrentRequest) -> None:
-        """Search the home; what is found joins the request of the turn it is called in."""
-        self.requests = requests
 
     @override
     async def async_call(
@@ -286,24 +279,24 @@ class SearchDevicesTool(llm.Tool):
         query = arguments["query"].strip()
         if not query:
             return _tool_error("The query is empty.")
-        response = await async_retrieve(
+        retrieval = await async_run_retrieval(
             self.requests.entry.runtime_data,
             query,
             top_k=arguments.get("limit"),
             offline=True,
             language=llm_context.language,
         )
-        found = retrieved_device_ids(response)
+        found = retrieval.device_ids()
         if not found:
             LOGGER.debug("Search for %r found no device", query)
             return _tool_error(f"No device matches {query!r}.")
         context = await self.requests.async_get(llm_context)
         if context is not None:
             context.device_ids.update(found)
-        return llm.ToolResult(data={"result": response["yaml"]})
+        return llm.ToolResult(data={"result": retrieval.yaml})
 
 
-class SmartThingsCommandTool(llm.Tool):
+class SmartThingsCommandTool(RequestTool):
     """Send one listed SmartThings command to a device of the turn."""
 
     name = SMARTTHINGS_COMMAND_TOOL
@@ -324,11 +317,6 @@ class SmartThingsCommandTool(llm.Tool):
         }
     )
     annotations = llm.ToolAnnotations(idempotent=True, open_world=True)
-    integration = DOMAIN
-
-    def __init__(self, requests: CurrentRequest) -> None:
-        """Run commands for the SmartThings devices of the request of the turn it is called in."""
-        self.requests = requests
 
     @override
     async def async_call(

@@ -38,23 +38,12 @@ class Retrieval:
 
     def device_ids(self) -> list[str]:
         """Return the devices the results point at, group members included, first seen first."""
-        return retrieved_device_ids(self.response())
-
-
-async def async_retrieve(  # noqa: PLR0913 - keyword-only options of one request
-    data: ContextRetrievalData,
-    text: str,
-    *,
-    top_k: int | None = None,
-    conversation_id: str | None = None,
-    offline: bool = False,
-    language: str | None = None,
-) -> dict[str, Any]:
-    """Return the service response for an utterance (CONTRACT §4); ``offline`` skips the LLM parser."""
-    retrieval = await async_run_retrieval(
-        data, text, top_k=top_k, conversation_id=conversation_id, offline=offline, language=language
-    )
-    return retrieval.response()
+        found: dict[str, None] = {}
+        for result in self.results:
+            for candidate in result.candidates:
+                group = result.groups.get(candidate.entity_id) if candidate.entity_kind == "group" else None
+                found.update(dict.fromkeys(group.device_ids if group else [candidate.entity_id]))
+        return list(found)
 
 
 async def async_run_retrieval(  # noqa: PLR0913 - keyword-only options of one request
@@ -99,16 +88,6 @@ async def async_run_retrieval(  # noqa: PLR0913 - keyword-only options of one re
         results, list(home.devices), language=language or data.index.hass.config.language
     )
     return Retrieval(results, home, yaml, previous)
-
-
-def retrieved_device_ids(response: dict[str, Any]) -> list[str]:
-    """Return the devices a response points at, group members included, first seen first."""
-    found: dict[str, None] = {}
-    for result in response["results"]:
-        for candidate in result["candidates"]:
-            ids = candidate["device_ids"] if candidate["kind"] == "group" else [candidate["entity_id"]]
-            found.update(dict.fromkeys(ids))
-    return list(found)
 
 
 def split_command_id(command_id: str | None) -> tuple[str | None, str | None]:

@@ -20,7 +20,7 @@ from .const import (
     SERVICE_REFRESH,
     SERVICE_RETRIEVE,
 )
-from .retrieval import async_retrieve
+from .retrieval import async_run_retrieval
 from .smartthings_source import async_refresh_account
 
 if TYPE_CHECKING:
@@ -107,12 +107,13 @@ def async_setup_services(hass: HomeAssistant) -> None:
         """Return the devices and commands the utterance needs."""
         request = validate_request(call.data)
         entry = _loaded_entry(hass)
-        return await async_retrieve(
+        retrieval = await async_run_retrieval(
             entry.runtime_data,
             request[ATTR_TEXT],
             top_k=request.get(ATTR_TOP_K),
             conversation_id=request.get(ATTR_CONVERSATION_ID),
         )
+        return retrieval.response()
 
     hass.services.async_register(
         DOMAIN, SERVICE_RETRIEVE, async_handle_retrieve, supports_response=SupportsResponse.ONLY
