@@ -212,3 +212,9 @@ async def test_the_room_of_the_last_turn_settles_which_room(loaded_entry, home: 
     first = await say(home, "客厅温度多少")
     await say(home, "打开灯", first.conversation_id)  # lights in three rooms; the last turn was about 客厅
     assert made(calls) == [("light.turn_on", ["light.living_main"], {})]
+
+
+async def test_an_answer_may_name_the_room_by_its_alias(loaded_entry, home: HomeAssistant, calls):
+    asked = await say(home, "打开灯")
+    await say(home, "睡房的", asked.conversation_id)  # 睡房: an alias of 卧室
+    assert made(calls) == [("light.turn_on", ["light.bedside"], {})]

@@ -10,6 +10,7 @@ default agent understands gets worse.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from homeassistant.components import conversation
@@ -20,7 +21,17 @@ from homeassistant.helpers.translation import async_get_translations
 
 from .clients.smartthings import SmartThingsError
 from .const import DOMAIN, LOGGER
-from .core.decision import Action, AskReason, Decision, Outcome, Reading, decide, decide_choice, device_label
+from .core.decision import (
+    Action,
+    AskReason,
+    Choice,
+    Decision,
+    Outcome,
+    Reading,
+    decide,
+    decide_choice,
+    device_label,
+)
 from .core.models import UNKNOWN_ACTION
 from .core.smartthings import InvalidCommandError, smartthings_command
 from .entity_commands import current_value
@@ -144,7 +155,7 @@ def _decision(
     said = {result.command.a for result in retrieval.results} - {UNKNOWN_ACTION}
     if asked and decision.outcome in {Outcome.ASK, Outcome.HAND_OFF} and said <= {asked[0].action}:
         # An answer says which (主卧的), perhaps with the same action, never another one (关了).
-        return decide_choice(asked, devices, text, current) or decision
+        return decide_choice(_with_room_aliases(asked, retrieval), devices, text, current) or decision
     rooms = {devices[device_id].room for device_id in retrieval.previous if device_id in devices}
     which = decision.reason in {AskReason.WHICH_ROOM, AskReason.WHICH_DEVICE}
     if which and len(rooms) == 1 and len(retrieval.results) == 1:
@@ -152,6 +163,15 @@ def _decision(
         single = [choice for choice in decision.choices if len(choice.device_ids) == 1]
         return decide_choice(single, devices, room, current) or decision
     return decision
+
+
+def _with_room_aliases(choices: tuple[Choice, ...], retrieval: Retrieval) -> list[Choice]:
+    """Return the choices with their rooms' aliases among their words (主浴 for 主卧浴室)."""
+    aliases = {room.name: room.aliases for room in retrieval.home.rooms}
+    return [
+        replace(choice, words=(*choice.words, *(a for word in choice.words for a in aliases.get(word, ()))))
+        for choice in choices
+    ]
 
 
 async def _async_exact_intent(
