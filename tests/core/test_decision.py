@@ -312,6 +312,15 @@ def test_two_names_finding_one_device_are_asked_about():
     assert decision.reason is AskReason.NOT_FOUND
 
 
+def test_a_word_of_its_own_is_not_taken_as_another_misheard():
+    heard = result(Command(a="打开", n="大灯"), device("light.c", TURN_ON.id, "alias_hit", "pinyin_hit"))
+    heard.meta["heard_as"] = {"台灯": "大灯"}  # 台灯 is a kind of light of its own
+    assert decide([heard], DEVICES, "把台灯打开").reason is AskReason.NOT_FOUND
+    misheard = result(Command(a="打开", n="主灯"), device("light.c", TURN_ON.id, "name_hit", "pinyin_hit"))
+    misheard.meta["heard_as"] = {"主等": "主灯"}  # 主等 is no word: a mishearing
+    assert decide([misheard], DEVICES, "打开主等").outcome is Outcome.ACT
+
+
 def test_a_person_names_a_device_with_its_room_unless_the_name_says_it():
     assert device_label(DEVICES["light.c"]) == "客厅主灯"
     assert device_label(DEVICES["light.a"]) == "公卫灯"

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from .arguments import ArgumentProblem, command_argument
 from .fusion import takes_argument
-from .gating import is_type_word
+from .gating import TYPE_WORDS, is_type_word
 from .models import (
     ANY_NAME,
     ANY_ROOM,
@@ -428,8 +428,8 @@ def _name_unmatched(result: RetrievalResult, top: Candidate, devices: Mapping[st
     """
     command, reasons = result.command, set(top.reasons)
     heard = result.meta.get("heard_as")
-    if heard:
-        return True
+    if isinstance(heard, dict) and any(is_type_word(word) or word in TYPE_WORDS for word in heard):
+        return True  # 台灯 is a word of its own, not 大灯 misheard
     included = [
         room for room in command.s.split(",") if room and room != ANY_ROOM and not room.startswith("!")
     ]
