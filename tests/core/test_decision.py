@@ -256,6 +256,17 @@ def test_an_adjustment_is_not_carried_out_by_a_command_going_the_other_way():
     ).outcome is (Outcome.ACT)
 
 
+def test_an_adjustment_takes_the_devices_command_going_its_way():
+    faster = CommandSpec(id="fan.increase_speed", description="调高风速")
+    slower = CommandSpec(id="fan.decrease_speed", description="调低风速")
+    fan = Device(id="fan.f", name="风扇", room="客厅", category="Fan", commands=[faster, slower])
+    kept = result(
+        Command(a="调小", n="风扇"), device("fan.f", faster.id), meta={"kept_for_unfamiliar_action": 1}
+    )
+    decision = decide([kept], {"fan.f": fan}, "风扇风小一点")
+    assert [(a.device_ids, a.command.id) for a in decision.actions] == [(("fan.f",), slower.id)]
+
+
 def test_words_nothing_was_read_from_are_asked_about():
     on = result(Command(a="打开", n="公卫灯"), device("light.a", TURN_ON.id))
     decision = decide([on], DEVICES, "公卫灯开 rainbow effect")

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
@@ -239,6 +239,12 @@ def _decide_one(
     if result.command.a == UNKNOWN_ACTION or "raw_text_reading" in result.meta or not result.candidates:
         return Decision(Outcome.HAND_OFF)
     top, targets = _chosen(result)
+    if (turned := _by_direction(result, top, devices)) is not None:
+        # 风小一点 kept on 调高风速 for want of a close command: the device's one going that way.
+        top = turned
+        result = replace(
+            result, meta={k: v for k, v in result.meta.items() if k != "kept_for_unfamiliar_action"}
+        )
     if result.command.c and len(targets) != result.command.c:
         return _which(AskReason.WHICH_DEVICE, result, devices)  # 两个卫生间的排气扇 finding one
     if _is_question(top, targets, devices):
@@ -252,6 +258,31 @@ def _decide_one(
     return _unclear_target(result, top, targets, devices, text) or _action(
         result.command.a, top, targets, devices, turn, current
     )
+
+
+def _by_direction(result: RetrievalResult, top: Candidate, devices: Mapping[str, Device]) -> Candidate | None:
+    """Return the top device with the one command of its own that goes the way the adjustment says.
+
+    None when the action is no adjustment, the command chosen already goes that way, or the
+    device has not exactly one command going that way.
+    """
+    direction = relative_direction(result.command.a)
+    device = devices.get(top.entity_id) if top.entity_kind == "device" else None
+    chosen = _command_of(device, top.capability_id)
+    if (
+        direction is None
+        or device is None
+        or (chosen and relative_direction(chosen.description) == direction)
+    ):
+        return None
+    going = [
+        c
+        for c in device.commands
+        if not c.readable and not takes_argument(c) and relative_direction(c.description) == direction
+    ]
+    if len(going) != 1:
+        return None
+    return replace(top, capability_id=going[0].id)
 
 
 def _chosen(result: RetrievalResult) -> tuple[Candidate, tuple[str, ...]]:
