@@ -149,6 +149,20 @@ def test_close_matches_are_settled_by_the_full_name_said_else_asked():
     assert vague.options == ("公卫镜前灯", "公卫灯")
 
 
+def test_the_rooms_kind_is_the_device_named_room_and_kind():
+    main = Device(id="light.k", name="厨房灯", room="厨房", category="Light", commands=[TURN_ON])
+    stove = Device(id="light.s", name="厨房灶台灯", room="厨房", category="Light", commands=[TURN_ON])
+    home = {"light.k": main, "light.s": stove}
+    close = [
+        device("light.s", TURN_ON.id, "room_hit", "type_hit"),
+        device("light.k", TURN_ON.id, "room_hit", "type_hit"),
+    ]
+    found = result(Command(a="打开", s="厨房", n="灯", t="Light"), *close, hint="multiple_close_matches")
+    assert decide([found], home, "灶房的灯开一下").actions[0].device_ids == (
+        "light.k",
+    )  # 灶房: an alias of 厨房
+
+
 def test_a_device_found_by_its_type_alone_is_not_the_one_named():
     decision = decide(
         [result(Command(a="打开", n="冰箱灯"), device("light.c", TURN_ON.id, "type_hit"))],

@@ -250,7 +250,9 @@ def _decide_one(
     if _is_question(top, targets, devices):
         turn.readings.extend(_readings(result, devices))
         return None
-    if result.hint == "multiple_close_matches" and (named := _named_in_text(result, devices, text)):
+    if result.hint == "multiple_close_matches" and (
+        named := _named_in_text(result, devices, text) or _room_and_kind(result, devices)
+    ):
         # 关掉公卫灯 with 公卫灯 and 公卫镜前灯 close: the one the user called by its full name.
         top, targets = named, (named.entity_id,)
     elif result.hint is not None:
@@ -428,6 +430,22 @@ def _says_name(device: Device | None, text: str) -> bool:
     return any(
         name and compact(name) in said for name in (device.name, *device.aliases, device_label(device))
     )
+
+
+def _room_and_kind(result: RetrievalResult, devices: Mapping[str, Device]) -> Candidate | None:
+    """Return the one close candidate named its room and the kind said (厨房灯 for 灶房的灯)."""
+    kind = compact(result.command.n)
+    if result.command.s == ANY_ROOM or not is_type_word(kind):
+        return None
+    called = [
+        c
+        for c in result.candidates
+        if c.entity_kind == "device"
+        and (d := devices.get(c.entity_id)) is not None
+        and "room_hit" in c.reasons
+        and compact(d.name) == compact(d.room) + kind
+    ]
+    return called[0] if len(called) == 1 else None
 
 
 def _named_in_text(result: RetrievalResult, devices: Mapping[str, Device], text: str) -> Candidate | None:
