@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from custom_components.context_retrieval.core.models import Device
@@ -82,3 +87,23 @@ def test_everyday_words_that_sound_like_a_type_word_are_not_respelled():
     (result,) = retrieve("就这样关掉吧", home, None, ConversationState())
     assert "heard_as" not in result.meta  # 这样 sounds like 遮阳, a kind of blind
     assert all("pinyin_hit" not in candidate.reasons for candidate in result.candidates)
+
+
+def test_the_word_a_sound_is_heard_as_does_not_change_between_runs():
+    """Set iteration of strings changes with the hash seed: the choice among readings must not."""
+    program = (
+        "from custom_components.context_retrieval.core.pronunciation import SoundIndex;"
+        "print(SoundIndex.build(['大灯', '射灯', '台面']).word_like('台灯'))"
+    )
+    heard = {
+        subprocess.run(
+            [sys.executable, "-c", program],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "PYTHONHASHSEED": str(seed)},
+            cwd=Path(__file__).resolve().parents[2],
+        ).stdout.strip()
+        for seed in (1, 2, 3, 4)
+    }
+    assert len(heard) == 1

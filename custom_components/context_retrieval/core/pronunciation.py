@@ -73,7 +73,8 @@ class SoundIndex:
         text = compact(text)
         if text in self.words or len(text) < MIN_SOUND_WORD:
             return None
-        return next((word for key in sound_keys(text) if (word := self.by_sound.get(key))), None)
+        # Sorted: a set of readings iterates in an order that changes between runs (str hashing).
+        return next((word for key in sorted(sound_keys(text)) if (word := self.by_sound.get(key))), None)
 
     def respell_whole(self, text: str) -> tuple[str, dict[str, str]]:
         """Return a parsed slot respelled, only when it then reads as home words alone.
