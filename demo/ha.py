@@ -73,12 +73,13 @@ DEFAULT_UTTERANCES = (
     "一楼的灯都关掉",
     "除了卧室都关掉",
     "客厅温度多少",
+    "打开那个灯",
+    "客厅的",
     "打开老伙计",
     "把车库门关上",
-    "打开那个灯",
 )
-"""One conversation: a room, 它, an area alias, a floor, except, a question, a custom name, a garage door,
-and one the agent asks back about (which light?)."""
+"""One conversation: a room, 它, an area alias, a floor, except, a question, one the agent asks back
+about (which light? three are in 客厅) and its answer, a custom name, a garage door."""
 CONVERSATION_ID = "demo"
 AGENT_CONVERSATION_ID = "demo-agent"
 AGENT_PROMPT = "context_retrieval/agent_prompt"
