@@ -311,6 +311,15 @@ def test_bad_llm_output_degrades_to_unknown_and_raw_text(home, answer):
     assert ids(result)[0] == "lamp-1"
 
 
+@pytest.mark.parametrize("escaped", ["\\udfff老伙计", "老伙计\\ud800", "老\\ud83d伙计"])
+def test_lone_surrogates_in_llm_output_are_dropped(home, escaped):
+    # JSON escapes may decode to lone surrogates, which cannot be encoded as UTF-8.
+    llm = FakeLLM({"打开老伙计": '[{"a": "打开", "n": "' + escaped + '"}]'})
+    (result,) = retrieve("打开老伙计", home, llm, ConversationState())
+    assert result.command.n == "老伙计"
+    assert ids(result)[0] == "lamp-1"
+
+
 def test_llm_exception_uses_the_offline_parser(home):
     class Broken:
         def complete(self, _system_prompt, _user_text):

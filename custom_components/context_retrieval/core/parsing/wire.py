@@ -126,13 +126,17 @@ def _command_from(item: object, index: int) -> Command:
 
 
 def _text(item: dict[str, Any], key: str, index: int) -> str | None:
-    """Return the stripped string under ``key``, or None when absent or null."""
+    """Return the stripped string under ``key``, or None when absent or null.
+
+    JSON escapes can decode to lone surrogates, which no later step could encode as
+    UTF-8 (the YAML context, hashing, Home Assistant's responses); they are dropped.
+    """
     value = item.get(key)
     if value is None:
         return None
     if not isinstance(value, str):
         raise _WireError(f"element {index}: {key} is {type(value).__name__}, not a string")
-    return value.strip()
+    return value.encode("utf-8", "ignore").decode("utf-8").strip()
 
 
 def _count(item: dict[str, Any], index: int) -> int | None:
