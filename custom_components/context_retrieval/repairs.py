@@ -36,11 +36,34 @@ def agents_selecting_assist_too(hass: HomeAssistant, api_id: str) -> list[str]:
         settings: list[tuple[str, Mapping[str, Any]]] = [(entry.title, entry.options)]
         settings += [(subentry.title, subentry.data) for subentry in entry.subentries.values()]
         for title, data in settings:
-            selected = data.get(CONF_LLM_HASS_API) or []
-            selected = [selected] if isinstance(selected, str) else list(selected)
+            selected = _selected_apis(data)
             if api_id in selected and any(api in selected for api in WHOLE_HOME_APIS):
                 titles.append(title)
     return titles
+
+
+def _selected_apis(settings: Mapping[str, Any]) -> list[str]:
+    """Return the LLM APIs an agent's settings select (stored as one API id or a list of them)."""
+    selected = settings.get(CONF_LLM_HASS_API) or []
+    return [selected] if isinstance(selected, str) else list(selected)
+
+
+def _raise_issue(
+    hass: HomeAssistant,
+    issue_id: str,
+    placeholders: dict[str, str],
+    severity: ir.IssueSeverity = ir.IssueSeverity.WARNING,
+) -> None:
+    """Create (or update) the non-fixable issue ``issue_id``, translated with ``placeholders``."""
+    ir.async_create_issue(
+        hass,
+        DOMAIN,
+        issue_id,
+        is_fixable=False,
+        severity=severity,
+        translation_key=issue_id,
+        translation_placeholders=placeholders,
+    )
 
 
 def async_check_agents(hass: HomeAssistant, api_id: str) -> None:
@@ -58,15 +81,7 @@ def async_check_agents(hass: HomeAssistant, api_id: str) -> None:
             "so the agent still receives every exposed entity; select only Context Retrieval",
             agents,
         )
-    ir.async_create_issue(
-        hass,
-        DOMAIN,
-        ASSIST_ALSO_SELECTED,
-        is_fixable=False,
-        severity=ir.IssueSeverity.WARNING,
-        translation_key=ASSIST_ALSO_SELECTED,
-        translation_placeholders={"agents": agents},
-    )
+    _raise_issue(hass, ASSIST_ALSO_SELECTED, {"agents": agents})
 
 
 def delegate_apis(hass: HomeAssistant, agent_id: str) -> list[str] | None:
@@ -80,8 +95,7 @@ def delegate_apis(hass: HomeAssistant, agent_id: str) -> list[str] | None:
     if entity is None or entry is None:
         return None
     subentry = entry.subentries.get(entity.config_subentry_id) if entity.config_subentry_id else None
-    selected = (subentry.data if subentry else entry.options).get(CONF_LLM_HASS_API) or []
-    return [selected] if isinstance(selected, str) else list(selected)
+    return _selected_apis(subentry.data if subentry else entry.options)
 
 
 def async_check_delegate(hass: HomeAssistant, delegate: str | None, api_id: str) -> None:
@@ -98,15 +112,7 @@ def async_check_delegate(hass: HomeAssistant, delegate: str | None, api_id: str)
     name = state.name if state else str(delegate)
     if ir.async_get(hass).async_get_issue(DOMAIN, DELEGATE_WITHOUT_API) is None:
         LOGGER.warning("The delegate agent %s has not selected the Context Retrieval LLM API", name)
-    ir.async_create_issue(
-        hass,
-        DOMAIN,
-        DELEGATE_WITHOUT_API,
-        is_fixable=False,
-        severity=ir.IssueSeverity.WARNING,
-        translation_key=DELEGATE_WITHOUT_API,
-        translation_placeholders={"agent": name},
-    )
+    _raise_issue(hass, DELEGATE_WITHOUT_API, {"agent": name})
 
 
 def async_report_spec_file(hass: HomeAssistant, problem: str | None) -> None:
@@ -114,12 +120,4 @@ def async_report_spec_file(hass: HomeAssistant, problem: str | None) -> None:
     if problem is None:
         ir.async_delete_issue(hass, DOMAIN, SPEC_FILE_UNREADABLE)
         return
-    ir.async_create_issue(
-        hass,
-        DOMAIN,
-        SPEC_FILE_UNREADABLE,
-        is_fixable=False,
-        severity=ir.IssueSeverity.ERROR,
-        translation_key=SPEC_FILE_UNREADABLE,
-        translation_placeholders={"problem": problem},
-    )
+    _raise_issue(hass, SPEC_FILE_UNREADABLE, {"problem": problem}, ir.IssueSeverity.ERROR)
