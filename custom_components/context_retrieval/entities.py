@@ -16,7 +16,7 @@ from homeassistant.helpers import floor_registry as fr
 from homeassistant.helpers import intent
 
 from .core import Device, Room
-from .entity_commands import EntityFacts, commands_for_entity
+from .entity_commands import EntityFacts, commands_for_entity, kind_for
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -102,6 +102,7 @@ class ExposedEntity:
             commands=commands,
             profile_id=profile_id,
             aliases=list(self.aliases),
+            kind=kind_for(self.facts),
         )
 
 

@@ -155,6 +155,14 @@ def current_value(state: State | None, command_id: str) -> float | None:
     return rule.current.read(state.attributes)
 
 
+def kind_for(facts: EntityFacts) -> str:
+    """Return what the entity's device class is called (窗户 for a window cover), empty without one."""
+    spec = DOMAIN_SPECS.get(facts.entity_id.partition(".")[0])
+    if spec is None or not facts.device_class or facts.device_class not in spec.nouns:
+        return ""
+    return spec.nouns[facts.device_class].zh
+
+
 def commands_for_entity(facts: EntityFacts) -> list[CommandSpec]:
     """Return the entity's supported commands in spec order, then its readable facts.
 

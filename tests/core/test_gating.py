@@ -4,9 +4,13 @@ import pytest
 
 from custom_components.context_retrieval.core.gating import (
     CATEGORIES,
+    CATEGORY_WORDS,
+    DeviceWordsError,
     category_for_type_hint,
     in_category,
+    is_apart,
     is_type_word,
+    parse_device_words,
 )
 
 
@@ -61,3 +65,46 @@ def test_generic_type_words(word, generic):
 )
 def test_a_kind_of_a_category_is_in_it(device_category, category, expected):
     assert in_category(device_category, category) is expected
+
+
+@pytest.mark.parametrize(
+    ("word", "category", "names", "apart"),
+    [
+        ("风扇", "Fan", ("主卫排气扇",), True),
+        ("风扇", "Fan", ("油烟机", "抽油烟机"), True),
+        ("风扇", "Fan", ("落地扇", "风扇"), False),
+        ("窗帘", "Blind", ("阳台晾衣架",), True),
+        ("窗帘", "Blind", ("天窗", ""), True),
+        ("窗帘", "Blind", ("次卧百叶窗",), False),
+        ("遮阳", "Blind", ("遮阳篷",), False),
+        ("灯", "Light", ("晾衣架",), False),
+    ],
+)
+def test_what_a_category_word_leaves_apart(word, category, names, apart):
+    assert is_apart(word, category, names) is apart
+
+
+def test_a_device_class_called_by_the_word_is_meant():
+    assert is_apart("窗帘", "Blind", ("书房采光",), kind="窗户")  # a window cover is no curtain
+    assert not is_apart("窗户", "Blind", ("天窗",), kind="窗户")
+
+
+def test_each_category_has_its_usual_word_first():
+    assert CATEGORY_WORDS["Light"] == "灯"
+    assert CATEGORY_WORDS["Blind"] == "窗帘"
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        [],
+        {"Lamp": {"words": ["灯"]}},
+        {"Light": {"words": []}},
+        {"Light": {"words": ["灯"], "colours": ["红"]}},
+        {"Light": {"words": ["灯", 3]}},
+        {"Light": {"words": ["灯"]}, "Fan": {"words": ["风扇"], "kinds": ["灯"]}},
+    ],
+)
+def test_a_malformed_device_words_file_is_refused(raw):
+    with pytest.raises(DeviceWordsError):
+        parse_device_words(raw)

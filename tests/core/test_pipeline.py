@@ -537,6 +537,29 @@ def test_ungated_type_word_matches_every_device_of_its_category(home):
     assert "type_hit" in single.candidates[0].reasons
 
 
+def test_a_set_named_by_its_word_leaves_out_what_people_do_not_call_that(home):
+    covers = [
+        *home,
+        Device(id="sheer", name="纱帘", room="主卧", category="Blind", commands=[OPEN, CLOSE]),
+        Device(id="rack", name="阳台晾衣架", room="阳台", category="Blind", commands=[OPEN, CLOSE]),
+        Device(id="sky", name="天窗", room="书房", category="Blind", commands=[OPEN, CLOSE], kind="窗户"),
+    ]
+    (curtains,) = run(covers, "关闭所有窗帘", cmd("关闭", n="窗帘", t="Blind", q="all"))
+    assert set(members(curtains)) == {"blind-1", "sheer"}
+    (windows,) = run(covers, "关闭所有窗户", cmd("关闭", n="窗户", t="Blind", q="all"))
+    assert "sky" in set(members(windows))
+    except_bedroom = cmd("关闭", s="*,!主卧", n="窗帘", t="Blind", q="except")
+    (except_study,) = run(covers, "除了主卧都关上窗帘", except_bedroom)
+    assert "rack" not in set(members(except_study))
+
+
+def test_a_set_of_only_things_apart_keeps_them(home):
+    rack = Device(id="rack", name="晾衣架", room="阳台", category="Blind", commands=[OPEN, CLOSE])
+    racks = [*home[:1], rack]
+    (result,) = run(racks, "关闭所有窗帘", cmd("关闭", n="窗帘", t="Blind", q="all"))
+    assert members(result) == ["rack"]
+
+
 @pytest.mark.parametrize(
     ("text", "command", "quantifier", "expected"),
     [

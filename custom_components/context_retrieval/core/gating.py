@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from importlib import resources
+from typing import TYPE_CHECKING
+
+import yaml
+
 from .text import compact
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 CATEGORIES: frozenset[str] = frozenset(
     {
@@ -37,88 +46,71 @@ CATEGORIES: frozenset[str] = frozenset(
 )
 """The closed category set of CONTRACT §3 (``Unknown`` is not a category)."""
 
+DEVICE_WORDS_FILE = "device_words.yaml"
+"""Package data: the words of each category, its kinds, and what its words leave apart."""
+_INTEGRATION_PACKAGE = __name__.rsplit(".", 2)[0]
+_KEYS = frozenset({"words", "kinds", "apart"})
+
+
+class DeviceWordsError(ValueError):
+    """The shipped device words file is malformed."""
+
+
+@dataclass(frozen=True, slots=True)
+class CategoryWords:
+    """What people call the devices of one category."""
+
+    words: tuple[str, ...]
+    """Words naming the whole category, the usual one first."""
+    kinds: tuple[str, ...] = ()
+    """Words naming a kind of it (台灯)."""
+    apart: tuple[str, ...] = ()
+    """Things of the category its words do not mean (the range hood for 风扇)."""
+
+
+def parse_device_words(raw: object, where: str = DEVICE_WORDS_FILE) -> dict[str, CategoryWords]:
+    """Return the categories' words; raise DeviceWordsError when malformed."""
+    if not isinstance(raw, dict):
+        raise DeviceWordsError(f"{where}: expected categories")
+    parsed: dict[str, CategoryWords] = {}
+    seen: dict[str, str] = {}
+    for category, entry in raw.items():
+        if category not in CATEGORIES:
+            raise DeviceWordsError(f"{where}: {category!r} is not a category")
+        if not isinstance(entry, dict) or not set(entry) <= _KEYS or not entry.get("words"):
+            raise DeviceWordsError(f"{where}: {category}: expected words, and kinds or apart")
+        lists: dict[str, tuple[str, ...]] = {}
+        for key in _KEYS:
+            values = entry.get(key) or []
+            if not isinstance(values, list) or not all(isinstance(v, str) and v.strip() for v in values):
+                raise DeviceWordsError(f"{where}: {category}: {key} must be a list of words")
+            lists[key] = tuple(values)
+        for word in (*lists["words"], *lists["kinds"]):
+            if seen.setdefault(word, category) != category:
+                raise DeviceWordsError(f"{where}: {word} is in {seen[word]} and {category}")
+        parsed[category] = CategoryWords(lists["words"], lists["kinds"], lists["apart"])
+    return parsed
+
+
+def _read_device_words() -> dict[str, CategoryWords]:
+    path = resources.files(_INTEGRATION_PACKAGE).joinpath("data", DEVICE_WORDS_FILE)
+    return parse_device_words(yaml.safe_load(path.read_text(encoding="utf-8")))
+
+
+DEVICE_WORDS: dict[str, CategoryWords] = _read_device_words()
+"""The words of each category, read and checked once at import."""
+
 GENERIC_TYPE_WORDS: dict[str, str] = {
-    "灯": "Light",
-    "灯光": "Light",
-    "照明": "Light",
-    "电灯": "Light",
-    "窗帘": "Blind",
-    "遮阳": "Blind",
-    "遮阳帘": "Blind",
-    "百叶窗": "Blind",
-    "卷帘": "Blind",
-    "纱帘": "Blind",
-    "窗户": "Blind",
-    "空调": "AirConditioner",
-    "冷气": "AirConditioner",
-    "暖气": "Thermostat",
-    "温控器": "Thermostat",
-    "地暖": "Thermostat",
-    "开关": "Switch",
-    "墙壁开关": "Switch",
-    "插座": "SmartPlug",
-    "智能插座": "SmartPlug",
-    "插排": "SmartPlug",
-    "排插": "SmartPlug",
-    "电视": "Television",
-    "电视机": "Television",
-    "音响": "NetworkAudio",
-    "音箱": "NetworkAudio",
-    "音乐": "NetworkAudio",
-    "喇叭": "NetworkAudio",
-    "风扇": "Fan",
-    "电扇": "Fan",
-    "吊扇": "Fan",
-    "洗衣机": "Washer",
-    "烘干机": "Dryer",
-    "充电器": "Charger",
-    "充电桩": "Charger",
-    "网关": "Hub",
-    "门锁": "SmartLock",
-    "锁": "SmartLock",
-    "智能锁": "SmartLock",
-    "扫地机": "RobotCleaner",
-    "扫地机器人": "RobotCleaner",
-    "扫地机器": "RobotCleaner",
-    "阀门": "Valve",
-    "水阀": "Valve",
-    "传感器": "Sensor",
-    "车库门": "GarageDoor",
-    "场景": "Scene",
-    "情景": "Scene",
-    "模式": "Scene",
-    "摄像头": "Camera",
-    "监控": "Camera",
-    "空气净化器": "AirPurifier",
-    "净化器": "AirPurifier",
-    "加湿器": "Humidifier",
-    "除湿机": "Dehumidifier",
-    "冰箱": "Refrigerator",
-    "洗碗机": "Dishwasher",
-    "烤箱": "Oven",
-    "门铃": "Doorbell",
+    word: category for category, entry in DEVICE_WORDS.items() for word in entry.words
 }
 """Words that name a whole category: 所有灯 means every Light."""
 
-CATEGORY_WORDS: dict[str, str] = {category: word for word, category in reversed(GENERIC_TYPE_WORDS.items())}
+CATEGORY_WORDS: dict[str, str] = {category: entry.words[0] for category, entry in DEVICE_WORDS.items()}
 """The first (most common) Chinese word of each category: Light -> 灯."""
-
 
 TYPE_WORDS: dict[str, str] = {
     **GENERIC_TYPE_WORDS,
-    "台灯": "Light",
-    "吊灯": "Light",
-    "吸顶灯": "Light",
-    "落地灯": "Light",
-    "壁灯": "Light",
-    "灯带": "Light",
-    "射灯": "Light",
-    "筒灯": "Light",
-    "主灯": "Light",
-    "顶灯": "Light",
-    "床头灯": "Light",
-    "夜灯": "Light",
-    "氛围灯": "Light",
+    **{word: category for category, entry in DEVICE_WORDS.items() for word in entry.kinds},
 }
 """Generic words plus kinds of a category (台灯 is a Light, but 所有台灯 is not every Light)."""
 
@@ -150,3 +142,18 @@ def category_for_type_hint(type_hint: str | None) -> str | None:
 def is_type_word(name_hint: str | None) -> bool:
     """Return True when a name hint is a bare type word (灯, 空调) rather than a name."""
     return bool(name_hint) and compact(name_hint) in GENERIC_TYPE_WORDS
+
+
+def is_apart(word: str, category: str, names: Iterable[str], kind: str = "") -> bool:
+    """Return True when a device of ``category`` called ``names`` is not what ``word`` means.
+
+    所有风扇 is not the 油烟机, but 所有遮阳 takes the 遮阳篷: the word said must be no part of
+    the thing set apart. A device whose class is called by the word (a skylight of class 窗户
+    for 所有窗户) is always meant.
+    """
+    entry = DEVICE_WORDS.get(category)
+    said = compact(word)
+    if entry is None or (kind and said in compact(kind)):
+        return False
+    called = [compact(name) for name in (*names, kind) if name]
+    return any(thing in name and said not in thing for thing in entry.apart for name in called)

@@ -59,6 +59,8 @@ class Device:
     profile_id: str | None = None
     aliases: list[str] = field(default_factory=list)
     """Other names the user may call the device by."""
+    kind: str = ""
+    """What its device class is called (百叶窗, 窗户 for covers), empty when it has none."""
 
 
 @dataclass(slots=True, frozen=True)

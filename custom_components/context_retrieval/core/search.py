@@ -20,7 +20,7 @@ from .fusion import (
     is_capable,
     vector_query_for,
 )
-from .gating import GENERIC_TYPE_WORDS, TYPE_WORDS, category_for_type_hint, is_type_word
+from .gating import GENERIC_TYPE_WORDS, TYPE_WORDS, category_for_type_hint, is_apart, is_type_word
 from .keyword import CONTAINED_BASE_SCORE, EXACT_NAME_SCORE, MIN_NAME_SCORE
 from .models import (
     UNKNOWN_ACTION,
@@ -292,11 +292,25 @@ class CommandSearch:
             passing |= {position for position in self.index.keywords.ending_in(hint) if not deeds[position]}
         for position in passing:
             gated[position] |= mask[position]
+        if self.ir.quantifier in (Quantifier.ALL, Quantifier.EXCEPT) and is_type_word(hint):
+            gated = self._without_apart(gated, hint, category)
         if not gated.any():
             self.meta["gating_fallback"] = category
             self.meta["gating"] = None
             return mask, None
         return gated, category
+
+    def _without_apart(self, gated: np.ndarray, word: str, category: str) -> np.ndarray:
+        """Return the gate without the devices the category's word does not mean (风扇: no range hood).
+
+        Unchanged when that would leave nothing: then the word can only mean those.
+        """
+        kept = gated.copy()
+        for position in np.flatnonzero(gated):
+            device = self.index.devices[int(position)]
+            if is_apart(word, category, (device.name, *device.aliases), device.kind):
+                kept[position] = False
+        return kept if kept.any() else gated
 
     def _referenced_positions(self) -> list[int]:
         """Return the last-mentioned devices when the command points back to them."""
