@@ -921,3 +921,42 @@ def test_the_room_said_is_no_part_of_a_name_for_the_tie_break():
     (result,) = run(home, "卧室的灯开一下", cmd("打开", s="卧室", n="灯", t="Light"))
     first, second = result.candidates
     assert first.total_score == second.total_score  # neither name was said; 卧室 is the scope
+
+
+def test_an_end_of_the_range_finds_the_named_device_s_ranged_command():
+    percent = {"minimum": 0, "maximum": 100}
+    speed = CommandSpec("fan.set_percentage:percentage", "设置风扇速度", "integer", percent)
+    presets = [{"value": "auto", "description": "自动"}]
+    preset = CommandSpec("fan.set_preset_mode:preset_mode", "设置风扇模式", "string", value_list=presets)
+    home = [Device(id="hood", name="油烟机", room="厨房", category="Fan", commands=[speed, preset])]
+    (result,) = run(home, "油烟机开到最大档", cmd("设置亮度=最大", n="油烟机"))
+    assert result.candidates[0].capability_id == speed.id
+    assert "kept_for_unfamiliar_action" not in result.meta
+
+
+@pytest.mark.parametrize(
+    ("action", "expected"),
+    [("关闭", "vacuum.stop"), ("打开", "vacuum.start")],
+)
+def test_a_vacuum_starts_and_stops_on_switch_words(action, expected):
+    commands = [
+        CommandSpec("vacuum.start", "开始扫地机清扫"),
+        CommandSpec("vacuum.pause", "暂停清扫"),
+        CommandSpec("vacuum.stop", "停止清扫"),
+        CommandSpec("vacuum.return_to_base", "回去充电"),
+    ]
+    home = [Device(id="v", name="扫地机器人", room="客厅", category="RobotCleaner", commands=commands)]
+    (result,) = run(home, "扫地机器人" + action, cmd(action, n="扫地机器人"))
+    assert result.candidates[0].capability_id == expected
+    assert "kept_for_unfamiliar_action" not in result.meta
+
+
+def test_turning_off_a_speaker_that_cannot_be_switched_off_stops_it():
+    commands = [
+        CommandSpec("media_player.volume_up", "调高音量"),
+        CommandSpec("media_player.media_pause", "暂停播放"),
+        CommandSpec("media_player.media_stop", "停止播放"),
+    ]
+    home = [Device(id="r", name="收音机", room="老人房", category="NetworkAudio", commands=commands)]
+    (result,) = run(home, "收音机关了", cmd("关闭", n="收音机"))
+    assert result.candidates[0].capability_id == "media_player.media_stop"

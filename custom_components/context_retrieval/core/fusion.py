@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from .parsing.offline import EXTREME_VALUES
 from .text import has_han, has_latin
 
 if TYPE_CHECKING:
@@ -42,12 +43,16 @@ class ActionValue:
 
     number: float | None = None
     unit: str | None = None
+    end: int | None = None
+    """An end of the range (设置风速=最大: 1, 最小: -1), which every range holds."""
 
     @classmethod
     def parse(cls, action: str) -> ActionValue | None:
         """Return the value of ``设置X=v`` or a number said in the action, None when there is none."""
         key, equals, value = action.partition("=")
         said = value.strip() if equals else ""
+        if (end := EXTREME_VALUES.get(said)) is not None:
+            return cls(end=end)
         match = _NUMBER_WITH_UNIT.search(said or key)
         if match is None:
             return cls() if said and said not in SWITCH_VALUES else None
@@ -62,6 +67,8 @@ class ActionValue:
     def fits(self, command: CommandSpec) -> bool:
         """Return True when the command's range holds the number in a compatible unit."""
         value_range = command.value_range or {}
+        if self.end is not None:
+            return all(isinstance(value_range.get(key), (int, float)) for key in ("minimum", "maximum"))
         if self.number is None or not value_range:
             return False
         low, high = value_range.get("minimum"), value_range.get("maximum")
