@@ -44,10 +44,14 @@ if TYPE_CHECKING:
 DATA = REPO_ROOT / "benchmarks" / "data"
 HELD_OUT = "agent_d"
 """Written first and looked at while the agent's rules were made: a regression suite now."""
-SECOND_HELD_OUT = "agent_f"
-"""Written after those rules; measured first as it came, then its misses were read."""
-THIRD_HELD_OUT = "agent_g"
-"""Written late in issue 13 and measured as it came; its failures are not listed."""
+SETS: tuple[tuple[str, str], ...] = (
+    (HELD_OUT, "agent_d (tuned on)"),
+    ("agent_f", "agent_f (tuned on)"),
+    ("agent_g", "agent_g (tuned on since issue 13's second session)"),
+    ("agent_i", "agent_i (held-out; first measured in issue 13's second session)"),
+    ("agent_h", "agent_h (held-out)"),
+)
+"""The sets run, in the order they were written: each says whether its misses were read while tuning."""
 SEALED = "agent_e"
 """Measured once, when the agent's work is done."""
 AGENT = "conversation.context_retrieval"
@@ -260,11 +264,7 @@ def agent_section(*, sealed: bool = True, failures: bool = False) -> str:
     ]
     held_out: list[TurnOutcome] = []
     worse: list[str] = []
-    sets = [
-        (HELD_OUT, "agent_d (tuned on)"),
-        (SECOND_HELD_OUT, "agent_f (tuned on)"),
-        (THIRD_HELD_OUT, "agent_g (held-out)"),
-    ]
+    sets = [(name, title) for name, title in SETS if (DATA / name).is_dir()]
     sets += [(SEALED, "agent_e (sealed)")] if sealed else []
     for name, title in sets:
         outcomes = asyncio.run(_async_run_set(DATA / name))
@@ -292,7 +292,7 @@ def agent_section(*, sealed: bool = True, failures: bool = False) -> str:
 def main() -> None:
     """Print the section: ``python -m benchmarks.agent [--failures]``."""
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--failures", action="store_true", help="list the held-out set's misses")
+    parser.add_argument("--failures", action="store_true", help="list agent_d's misses")
     parser.add_argument("--held-out-only", action="store_true", help="leave the sealed set unmeasured")
     args = parser.parse_args()
     print(agent_section(sealed=not args.held_out_only, failures=args.failures))

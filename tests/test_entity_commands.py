@@ -126,7 +126,8 @@ CASES = [
               LightEntityFeature.EFFECT),
         ["light.turn_on", "light.turn_off", "light.toggle", "light.turn_on:brightness_pct",
          "light.turn_on:brightness_step_pct", "light.turn_on:color_temp_kelvin", "light.turn_on:rgb_color",
-         "light.turn_on:effect", "state", "state:color_temp_kelvin", "state:effect"],
+         "light.turn_on:color_name", "light.turn_on:effect", "state", "state:color_temp_kelvin",
+         "state:effect"],
         id="colour light with effects: a colour temperature of None (in an effect) is still readable",
     ),
     pytest.param(

@@ -40,6 +40,15 @@ MODE = CommandSpec(
     value_list=[{"value": "cool", "description": "制冷"}, {"value": "heat", "description": "制热"}],
 )
 TEMPERATURE = CommandSpec(id="state:current_temperature", description="当前温度", readable=True)
+COLOUR = CommandSpec(
+    id="light.turn_on:color_name",
+    description="设置颜色",
+    value_list=[
+        {"value": "red", "description": "红色"},
+        {"value": "pink", "description": "粉红色"},
+        {"value": "purple", "description": "紫色"},
+    ],
+)
 DEVICES = {
     "light.a": Device(
         id="light.a", name="公卫灯", room="公卫", category="Light", commands=[TURN_ON, BRIGHTNESS]
@@ -76,6 +85,8 @@ def result(command: Command, *candidates: Candidate, hint: str | None = None, **
         ("设置亮度=最大", BRIGHTNESS, 100, None),  # the ends of the range: 调到最亮
         ("设置亮度=最小", BRIGHTNESS, 1, None),  # 最暗 is the dimmest light still on, not off
         ("设置音量=最小", VOLUME, 0.01, None),
+        ("设置=粉红色", COLOUR, "pink", None),  # the longest colour said, not the red in it
+        ("设置=dry模式", MODE, None, ArgumentProblem.UNKNOWN_VALUE),
     ],
 )
 def test_the_value_an_action_gives_a_command(action, spec, value, problem):
@@ -350,3 +361,17 @@ def test_a_person_names_a_device_with_its_room_unless_the_name_says_it():
     assert device_label(DEVICES["light.c"]) == "客厅主灯"
     assert device_label(DEVICES["light.a"]) == "公卫灯"
     assert device_label(Device(id="x", name="Lamp", room="Study", category="Light")) == "Study Lamp"
+
+
+def test_a_latin_word_read_as_the_value_is_not_left_unread():
+    modes = CommandSpec(
+        id="climate.set_hvac_mode:hvac_mode",
+        description="设置空调模式",
+        value_list=[{"value": "cool", "description": "制冷"}, {"value": "dry", "description": "除湿"}],
+    )
+    ac = Device(id="climate.y", name="空调", room="客厅", category="AirConditioner", commands=[modes])
+    command = Command(a="设置=dry模式", s="客厅", n="空调", t="AirConditioner", q=Quantifier.ONE)
+    found = result(command, device("climate.y", modes.id, "room_hit", "type_hit"))
+    decision = decide([found], {ac.id: ac}, "客厅空调切到dry模式")
+    assert decision.outcome == Outcome.ACT
+    assert decision.actions[0].value == "dry"

@@ -511,12 +511,14 @@ def _without_subsumed(actions: list[Action]) -> list[Action]:
 
 
 def _unread_words(text: str, actions: list[Action], devices: Mapping[str, Device]) -> tuple[str, ...]:
-    """Return the Latin words of the utterance that are not in the names of the devices acted on.
+    """Return the Latin words of the utterance that are not in the names of the devices acted on or a value.
 
     The parser reads Chinese; 开 rainbow 效果 would otherwise turn a light on and drop the effect.
     """
     said = normalize(text)
     for action in actions:
+        if isinstance(action.value, str) and action.value:
+            said = said.replace(normalize(action.value), " ")  # 切到 dry 模式: the value read
         for device_id in action.device_ids:
             if (device := devices.get(device_id)) is not None:
                 for name in (device.name, *device.aliases, device.room):

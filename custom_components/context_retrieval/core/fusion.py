@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .parsing.offline import EXTREME_VALUES
 from .text import has_han, has_latin
@@ -45,6 +45,8 @@ class ActionValue:
     unit: str | None = None
     end: int | None = None
     """An end of the range (设置风速=最大: 1, 最小: -1), which every range holds."""
+    words: str | None = None
+    """A value said in words (设置=紫色), which a command listing it holds."""
 
     @classmethod
     def parse(cls, action: str) -> ActionValue | None:
@@ -55,7 +57,7 @@ class ActionValue:
             return cls(end=end)
         match = _NUMBER_WITH_UNIT.search(said or key)
         if match is None:
-            return cls() if said and said not in SWITCH_VALUES else None
+            return cls(words=said.lower()) if said and said not in SWITCH_VALUES else None
         unit = match.group(2).lower() if match.group(2) else None
         return cls(float(match.group(1)), unit)
 
@@ -69,6 +71,8 @@ class ActionValue:
         value_range = command.value_range or {}
         if self.end is not None:
             return all(isinstance(value_range.get(key), (int, float)) for key in ("minimum", "maximum"))
+        if self.words is not None:
+            return any(listed_in(self.words, item) for item in command.value_list or ())
         if self.number is None or not value_range:
             return False
         low, high = value_range.get("minimum"), value_range.get("maximum")
@@ -96,6 +100,14 @@ def _unit_family(unit: str | None) -> str | None:
     if unit in PERCENT_UNITS:
         return "percent"
     return unit
+
+
+def listed_in(words: str, item: dict[str, Any]) -> bool:
+    """Return True when ``words`` say a listed value, by its description or itself (睡眠模式: sleep)."""
+    return any(
+        isinstance(word, str) and word and word.lower() in words
+        for word in (item.get("description"), item.get("value"))
+    )
 
 
 def is_plain_number(value: str) -> bool:

@@ -160,6 +160,10 @@ CASES = [
     ("音箱声音大一点", [cmd("调大音量", n="音箱", t="NetworkAudio", q="all")]),
     ("客厅电视换到下一个频道", [cmd("下一个频道", "客厅", "电视", "Television")]),
     ("书房音箱播放音乐", [cmd("播放", "书房", "音箱", "NetworkAudio")]),
+    # A setting verb's value in words the lexicon does not know is the value to set.
+    ("把主灯调成紫色", [cmd("设置=紫色", n="主灯", t="Light")]),
+    ("空调风速调成高风", [cmd("设置风速=高风", n="空调", t="AirConditioner", q="all")]),
+    ("卧室空调切到dry模式", [cmd("设置=dry模式", "卧室", "空调", "AirConditioner")]),
     (
         "打开客厅电视然后换台",
         [cmd("打开", "客厅", "电视", "Television"), cmd("换台", "客厅", "电视", "Television")],

@@ -143,7 +143,7 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
         _Kind.SET,
         *("调到", "调至", "调成", "调为", "调整到", "调整为", "调", "开到", "变成"),
         *("设置到", "设置成", "设置为", "设置", "设为", "设成", "设到", "改成", "改为"),
-        *("切换到", "切换为", "切换成"),
+        *("切换到", "切换为", "切换成", "切到", "切成", "换成", "换到", "转到"),
     ),
     **_words(_Kind.ADJUST, "调亮", "调暗", "调高", "调低", "调大", "调小"),
     **_mapped(_Kind.ADJUST, dict.fromkeys(("开大", "大一点", "大点", "大些", "大一些"), "调大")),
@@ -254,6 +254,8 @@ _VERB_KINDS = _SWITCH_KINDS | {_Kind.LOCK, _Kind.CHANNEL, _Kind.PLAY}
 _LOCK_PARTICLES = frozenset({"上", "好"})
 """门锁上/锁好: the particle after a lock word makes it the verb 锁定."""
 _PHRASE_KINDS = frozenset({_Kind.NAME, _Kind.TYPE, _Kind.OTHER})
+_VALUE_KINDS = frozenset({_Kind.OTHER, _Kind.TYPE})
+"""Tokens a setting's unknown value is made of (紫色, 睡眠模式)."""
 _HEAD_KINDS = frozenset({_Kind.NAME, _Kind.TYPE})
 _EXCLUDED_NAME_KINDS = _PHRASE_KINDS | {_Kind.CONJ}
 _TEMPERATURE_CATEGORIES = frozenset({"AirConditioner", "Thermostat"})
@@ -332,6 +334,8 @@ class _Clause:
     targets: list[_Target]
     has_scope: bool = False
     """True when the clause itself named or excluded rooms."""
+    value: str = ""
+    """Words said as the value of a setting verb that the lexicon does not know (调成紫色: 紫色)."""
 
 
 @dataclass(slots=True, frozen=True)
@@ -414,7 +418,11 @@ class OfflineParser:
                 _inherit_rooms(targets, previous)
             for target in targets:
                 _settle_quantifier(target, self)
-            action = _clause_action(clause.tokens, targets[0].category) or previous_action or UNKNOWN_ACTION
+            action = (
+                _clause_action(clause.tokens, targets[0].category, clause.value)
+                or previous_action
+                or UNKNOWN_ACTION
+            )
             commands.extend(_command(action, target) for target in targets)
             previous, previous_action = targets, action
         if all(command.a == UNKNOWN_ACTION and command.n == ANY_NAME for command in commands):
@@ -682,6 +690,8 @@ def _starts_new_action(tokens: Sequence[_Token], index: int, current: Sequence[_
         preceding = current[-1] if current else None
         return has_switch and preceding is not None and preceding.kind not in {_Kind.ATTR, _Kind.SET}
     if token.kind in _VERB_KINDS:
+        if current and current[-1].kind is _Kind.SET:
+            return False  # 换到下一个频道: the verb says what to set
         return any(t.kind in _ACTION_WORD_KINDS for t in current) and any(
             t.kind in _HEAD_KINDS for t in current
         )
@@ -690,6 +700,7 @@ def _starts_new_action(tokens: Sequence[_Token], index: int, current: Sequence[_
 
 def _read_clause(tokens: list[_Token], lexicon: OfflineParser) -> _Clause:
     """Return the targets of one clause and the tokens left for its action."""
+    tokens, value = _take_setting_value(tokens)
     tokens, exclude, excepting = _take_exclusions(tokens)
     kinds = {token.kind for token in tokens}
     count = next((int(token.value) for token in tokens if token.kind is _Kind.COUNT), None)
@@ -716,7 +727,23 @@ def _read_clause(tokens: list[_Token], lexicon: OfflineParser) -> _Clause:
         target.exclude = list(exclude)
         target.quantifier = quantifier
         target.count = count
-    return _Clause(tokens=tokens, targets=targets, has_scope=has_scope)
+    return _Clause(tokens=tokens, targets=targets, has_scope=has_scope, value=value)
+
+
+def _take_setting_value(tokens: list[_Token]) -> tuple[list[_Token], str]:
+    """Return the tokens without the words after the last setting verb, and those words as a value.
+
+    调成紫色, 风速调成高风, 切到睡眠模式: what follows the verb is the value to set when it is
+    words the lexicon does not know (a type word like 模式 may end them), not a device, a room,
+    a number or a mode it knows.
+    """
+    verb = next((i for i in range(len(tokens) - 1, -1, -1) if tokens[i].kind is _Kind.SET), None)
+    if verb is None:
+        return tokens, ""
+    after = [token for token in tokens[verb + 1 :] if token.kind is not _Kind.FILLER]
+    if not after or after[0].kind is not _Kind.OTHER or any(t.kind not in _VALUE_KINDS for t in after):
+        return tokens, ""
+    return tokens[: verb + 1], "".join(token.text for token in after)
 
 
 def _unnamed_targets(
@@ -886,8 +913,11 @@ def _settle_quantifier(target: _Target, lexicon: OfflineParser) -> None:
         target.quantifier = Quantifier.ONE
 
 
-def _clause_action(tokens: Sequence[_Token], category: str) -> str | None:
-    """Return the wire action of a clause, or None when it has no action words."""
+def _clause_action(tokens: Sequence[_Token], category: str, value: str = "") -> str | None:
+    """Return the wire action of a clause, or None when it has no action words.
+
+    ``value`` is what a setting verb was said with that the lexicon does not know (紫色).
+    """
     first = {token.kind: token for token in reversed(tokens)}
     if _Kind.NEG in first or _Kind.WHEN in first:
         return None  # 电脑那个不要关, 十分钟后关掉: not an action to take now
@@ -896,6 +926,9 @@ def _clause_action(tokens: Sequence[_Token], category: str) -> str | None:
     action = _word_action(first) or _value_action(tokens, first, category)
     if action is not None:
         return action
+    if value:
+        attribute = first[_Kind.ATTR].value if _Kind.ATTR in first else ""
+        return f"{SETTING_PREFIX}{attribute}={value}"
     for kind in (_Kind.LOCK, _Kind.CHANNEL):
         if kind in first:
             return first[kind].value
