@@ -160,6 +160,12 @@ CASES = [
     ("音箱声音大一点", [cmd("调大音量", n="音箱", t="NetworkAudio", q="all")]),
     ("客厅电视换到下一个频道", [cmd("下一个频道", "客厅", "电视", "Television")]),
     ("书房音箱播放音乐", [cmd("播放", "书房", "音箱", "NetworkAudio")]),
+    # A verb after a question word is the state asked about; a number's unit then 半 is half more.
+    ("卧室的灯是不是都关了", [cmd("查询状态", "卧室", "灯", "Light", q="all")]),
+    ("卧室空调二十三度半", [cmd("设置温度=23.5C", "卧室", "空调", "AirConditioner")]),
+    ("空调关了伐", [cmd("查询状态", n="空调", t="AirConditioner", q="all")]),  # Wu: 伐 asks
+    # A clause saying not to act takes no earlier action (it cannot be read: the agent hands on).
+    ("窗帘都打开，老伙计不要动", [cmd("打开", n="窗帘", t="Blind", q="all"), cmd("UNKNOWN", n="老伙计")]),
     # A setting verb's value in words the lexicon does not know is the value to set.
     ("把主灯调成紫色", [cmd("设置=紫色", n="主灯", t="Light")]),
     ("空调风速调成高风", [cmd("设置风速=高风", n="空调", t="AirConditioner", q="all")]),

@@ -296,6 +296,8 @@ _DURATION_PATTERN = re.compile(rf"([0-9]+|{_CN_NUMBER}|半)(分钟|小时|个小
 """十分钟(后): a delay or a duration, which no command of a device takes."""
 _CLOCK_PATTERN = re.compile(r"([0-9]{1,2}|十[一二]?|[二两三四五六七八九])(点半|点钟|点)")
 """七点, 十点半: a time of day (not 一点, which is mostly "a bit")."""
+_HALF = "半"
+"""After a number with its unit (二十三度半, 两档半): half a unit more."""
 _FRACTION_PATTERN = re.compile(r"([一二两三四五六七八九十])分之([一二两三四五六七八九])")
 """三分之一: the denominator first, as said."""
 
@@ -418,11 +420,10 @@ class OfflineParser:
                 _inherit_rooms(targets, previous)
             for target in targets:
                 _settle_quantifier(target, self)
-            action = (
-                _clause_action(clause.tokens, targets[0].category, clause.value)
-                or previous_action
-                or UNKNOWN_ACTION
-            )
+            action = _clause_action(clause.tokens, targets[0].category, clause.value)
+            if action is None and not _holds_back(clause.tokens):
+                action = previous_action  # 客厅灯关掉，卧室的也是: the same action
+            action = action or UNKNOWN_ACTION
             commands.extend(_command(action, target) for target in targets)
             previous, previous_action = targets, action
         if all(command.a == UNKNOWN_ACTION and command.n == ANY_NAME for command in commands):
@@ -546,7 +547,10 @@ def _number_at(text: str, position: int) -> _Token | None:
             number = match.group(1)
             value = number if number[0].isdigit() else str(_to_int(number))
             unit = fixed_unit or match.group(2) or ""
-            return _Token(_Kind.NUM, match.group(0), value, "度" if unit.startswith("°") else unit)
+            said = match.group(0)
+            if unit and text.startswith(_HALF, match.end()) and "." not in value:
+                said, value = said + _HALF, f"{value}.5"  # 二十三度半: a half more
+            return _Token(_Kind.NUM, said, value, "度" if unit.startswith("°") else unit)
     return None
 
 
@@ -690,10 +694,14 @@ def _starts_new_action(tokens: Sequence[_Token], index: int, current: Sequence[_
         preceding = current[-1] if current else None
         return has_switch and preceding is not None and preceding.kind not in {_Kind.ATTR, _Kind.SET}
     if token.kind in _VERB_KINDS:
-        if current and current[-1].kind is _Kind.SET:
-            return False  # 换到下一个频道: the verb says what to set
-        return any(t.kind in _ACTION_WORD_KINDS for t in current) and any(
-            t.kind in _HEAD_KINDS for t in current
+        # 换到下一个频道: the verb says what to set; 灯是不是都关了: the state asked about.
+        said_by_verb = bool(current) and current[-1].kind is _Kind.SET
+        asked = any(t.kind is _Kind.QUERY for t in current)
+        return (
+            not said_by_verb
+            and not asked
+            and any(t.kind in _ACTION_WORD_KINDS for t in current)
+            and any(t.kind in _HEAD_KINDS for t in current)
         )
     return False
 
@@ -913,13 +921,18 @@ def _settle_quantifier(target: _Target, lexicon: OfflineParser) -> None:
         target.quantifier = Quantifier.ONE
 
 
+def _holds_back(tokens: Sequence[_Token]) -> bool:
+    """Return True when a clause says not to act now (幕布不要动, 十分钟后): it takes no earlier action."""
+    return any(token.kind in {_Kind.NEG, _Kind.WHEN} for token in tokens)
+
+
 def _clause_action(tokens: Sequence[_Token], category: str, value: str = "") -> str | None:
     """Return the wire action of a clause, or None when it has no action words.
 
     ``value`` is what a setting verb was said with that the lexicon does not know (紫色).
     """
     first = {token.kind: token for token in reversed(tokens)}
-    if _Kind.NEG in first or _Kind.WHEN in first:
+    if _holds_back(tokens):
         return None  # 电脑那个不要关, 十分钟后关掉: not an action to take now
     if _asks(tokens):
         return _query(tokens, first)
