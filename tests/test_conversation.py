@@ -199,6 +199,22 @@ async def test_a_question_about_a_set_is_answered_grouped_by_value(loaded_entry,
         assert light in answer
 
 
+async def test_them_after_a_question_about_a_set_are_the_ones_the_answer_named(
+    loaded_entry, home: HomeAssistant, calls
+):
+    home.states.async_set("light.kitchen", "on", home.states.get("light.kitchen").attributes)
+    home.states.async_set("light.bedside", "off", home.states.get("light.bedside").attributes)
+    asked = await say(home, "哪些灯开着")
+    result = await say(home, "把它们都关了", asked.conversation_id)
+    (call,) = made(calls)
+    on = sorted(e for e in call[1] if home.states.get(e).state == "on")
+    assert call[0] == "light.turn_off"
+    assert sorted(call[1]) == on
+    assert "light.kitchen" in on
+    assert "light.bedside" not in call[1]
+    assert "厨房灯" in speech(result)
+
+
 async def test_an_adjustment_moves_from_the_present_value(loaded_entry, home: HomeAssistant, calls):
     await say(home, "客厅空调调高两度")  # the target is 26 °C
     await say(home, "客厅主灯调暗一点")

@@ -14,7 +14,9 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from homeassistant.components import conversation
-from homeassistant.const import ATTR_ENTITY_ID, ATTR_UNIT_OF_MEASUREMENT
+from homeassistant.components.cover import CoverState
+from homeassistant.components.lock import LockState
+from homeassistant.const import ATTR_ENTITY_ID, ATTR_UNIT_OF_MEASUREMENT, STATE_OFF, STATE_ON
 from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import intent
 from homeassistant.helpers.translation import async_get_translations
@@ -32,7 +34,7 @@ from .core.decision import (
     decide_choice,
     device_label,
 )
-from .core.models import UNKNOWN_ACTION
+from .core.models import LAST_MENTIONED, UNKNOWN_ACTION
 from .core.smartthings import InvalidCommandError, smartthings_command
 from .entity_commands import current_value
 from .retrieval import split_command_id
@@ -47,6 +49,17 @@ if TYPE_CHECKING:
     from .retrieval import Retrieval
 
 _PREFIX = f"component.{DOMAIN}.exceptions."
+STATE_AFTER = {
+    "turn_on": STATE_ON,
+    "turn_off": STATE_OFF,
+    "open_cover": CoverState.OPEN,
+    "close_cover": CoverState.CLOSED,
+    "open_valve": CoverState.OPEN,  # a valve's states are a cover's words
+    "close_valve": CoverState.CLOSED,
+    "lock": LockState.LOCKED,
+    "unlock": LockState.UNLOCKED,
+}
+"""The state a service without a value leaves an entity in (a set's members already there are left alone)."""
 MAX_SINGLE_READINGS = 2
 """Readings of one fact said device by device; more are said grouped by value (开：A、B；关：C)."""
 _ASK_KEYS = {
@@ -120,6 +133,9 @@ async def async_act(
         return _result(user_input, chat_log, response, continue_conversation=True)
     parts: list[str] = []
     if decision.actions:
+        if any(result.command.n == LAST_MENTIONED for result in retrieval.results):
+            # 把它们都关了 after 哪些灯开着: the lights that are on, as the answer said.
+            decision = replace(decision, actions=tuple(_still_to_change(hass, a) for a in decision.actions))
         failure = await _async_run(hass, data, user_input, decision.actions, retrieval)
         if failure is not None:
             response.async_set_error(
@@ -219,6 +235,23 @@ def _result(
         conversation_id=chat_log.conversation_id,
         continue_conversation=continue_conversation,
     )
+
+
+def _still_to_change(hass: HomeAssistant, action: Action) -> Action:
+    """Return a set's switching action on the members not already in the state it leaves them in.
+
+    One device, a value, or a set already all there, is left as it is.
+    """
+    service, field = split_command_id(action.command.id)
+    after = STATE_AFTER.get((service or "").partition(".")[2])
+    if after is None or field is not None or len(action.device_ids) == 1:
+        return action
+    to_change = tuple(
+        device_id
+        for device_id in action.device_ids
+        if (state := hass.states.get(device_id)) is None or state.state != after
+    )
+    return replace(action, device_ids=to_change) if to_change else action
 
 
 async def _async_run(

@@ -185,7 +185,10 @@ def decide(
     turn = _Turn()
     for result in results:
         before = len(turn.actions)
-        decision = _decide_one(result, devices, text, turn, current)
+        if _acts_on_all_mentioned(result, devices):
+            decision = _act_on_every_candidate(result, devices, turn, current)
+        else:
+            decision = _decide_one(result, devices, text, turn, current)
         if decision is not None:
             return decision
         for action in turn.actions[before:]:
@@ -260,6 +263,34 @@ def _decide_one(
     return _unclear_target(result, top, targets, devices, text) or _action(
         result.command.a, top, targets, devices, turn, current
     )
+
+
+def _acts_on_all_mentioned(result: RetrievalResult, devices: Mapping[str, Device]) -> bool:
+    """Return True for an action on all of what was mentioned before (把它们都关了 after 哪些灯开着)."""
+    command = result.command
+    if command.n != LAST_MENTIONED or command.q != Quantifier.ALL or command.a == UNKNOWN_ACTION:
+        return False
+    if result.hint is not None or not result.candidates:
+        return False
+    top = result.candidates[0]
+    return not _is_question(top, _targets(top, result), devices)
+
+
+def _act_on_every_candidate(
+    result: RetrievalResult, devices: Mapping[str, Device], turn: _Turn, current: CurrentValues
+) -> Decision | None:
+    """Add the action on every candidate of the first one's category (each set with its command) to ``turn``.
+
+    哪些灯开着 also reads a plug named 植物灯; 它们 are the lights.
+    """
+    kinds = [{devices[d].category for d in _targets(c, result) if d in devices} for c in result.candidates]
+    for candidate, kind in zip(result.candidates, kinds, strict=True):
+        if kind != kinds[0]:
+            continue
+        asked = _action(result.command.a, candidate, _targets(candidate, result), devices, turn, current)
+        if asked is not None:
+            return asked
+    return None
 
 
 def _by_direction(result: RetrievalResult, top: Candidate, devices: Mapping[str, Device]) -> Candidate | None:

@@ -164,6 +164,10 @@ CASES = [
     ("卧室的灯是不是都关了", [cmd("查询状态", "卧室", "灯", "Light", q="all")]),
     ("卧室空调二十三度半", [cmd("设置温度=23.5C", "卧室", "空调", "AirConditioner")]),
     ("空调关了伐", [cmd("查询状态", n="空调", t="AirConditioner", q="all")]),  # Wu: 伐 asks
+    # "then", "never mind", "after all" name nothing: the bare verb acts on what came before.
+    ("那关了吧", [cmd("关闭")]),
+    ("算了，还是关上吧", [cmd("关闭")]),
+    ("停一下停一下", [cmd("暂停")]),
     # A clause saying not to act takes no earlier action (it cannot be read: the agent hands on).
     ("窗帘都打开，老伙计不要动", [cmd("打开", n="窗帘", t="Blind", q="all"), cmd("UNKNOWN", n="老伙计")]),
     # A setting verb's value in words the lexicon does not know is the value to set.

@@ -167,6 +167,7 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     **_words(_Kind.PAUSE, "暂停"),
     **_words(_Kind.RESUME, "继续"),
     **_words(_Kind.STOP, "停止", "停掉"),
+    **_mapped(_Kind.PAUSE, dict.fromkeys(("停一下", "停下", "停下来"), "暂停")),
     **_words(_Kind.TASK, "烘干", "洗涤", "洗衣", "脱水", "漂洗", "清扫", "扫地", "拖地", "充电"),
     **_mapped(_Kind.CHANNEL, dict.fromkeys(("下一个频道", "下个频道", "下一台", "下一频道"), "下一个频道")),
     **_mapped(_Kind.CHANNEL, dict.fromkeys(("上一个频道", "上个频道", "上一台", "上一频道"), "上一个频道")),
@@ -222,6 +223,8 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     **_words(_Kind.FILLER, "把", "让", "将", "请", "帮我", "帮忙", "麻烦", "给我", "一下", "的", "吧"),
     **_words(_Kind.FILLER, "啊", "呀", "呢", "了", "我", "要", "想", "一点", "房间", "里", "里面"),
     **_words(_Kind.FILLER, "现在", "目前", "当前", "谢谢", "也", "是"),
+    # 那关了吧, 算了，还是关上吧: "then", "never mind", "after all" say no target.
+    **_words(_Kind.FILLER, "那", "那就", "还是", "算了"),
     **_words(_Kind.FILLER, *_POLITE_WORDS),
     **_words(_Kind.FILLER, "(", ")", '"', "'", "“", "”", "‘", "’", "《", "》", ":", "~"),
 }
