@@ -375,3 +375,10 @@ def test_a_latin_word_read_as_the_value_is_not_left_unread():
     decision = decide([found], {ac.id: ac}, "客厅空调切到dry模式")
     assert decision.outcome == Outcome.ACT
     assert decision.actions[0].value == "dry"
+
+
+def test_all_of_what_was_mentioned_when_one_device_was_is_asked_about():
+    command = Command(a="打开", n="*", q=Quantifier.ALL)
+    decision = decide([result(command, device("light.a", TURN_ON.id, "last_mentioned"))], DEVICES, "都打开")
+    assert decision.outcome == Outcome.ASK
+    assert decision.reason is AskReason.NOT_FOUND

@@ -960,3 +960,12 @@ def test_turning_off_a_speaker_that_cannot_be_switched_off_stops_it():
     home = [Device(id="r", name="收音机", room="老人房", category="NetworkAudio", commands=commands)]
     (result,) = run(home, "收音机关了", cmd("关闭", n="收音机"))
     assert result.candidates[0].capability_id == "media_player.media_stop"
+
+
+def test_a_setting_that_names_nothing_takes_the_device_s_main_setting():
+    percent = {"minimum": 0, "maximum": 100, "unit": "%"}
+    position = CommandSpec("cover.set_cover_position:position", "设置百叶窗位置", "integer", percent)
+    tilt = CommandSpec("cover.set_cover_tilt_position:tilt_position", "设置叶片角度", "integer", percent)
+    home = [Device(id="b", name="百叶窗", room="次卧", category="Blind", commands=[OPEN, position, tilt])]
+    (result,) = run(home, "百叶窗开到一半", cmd("设置=50%", n="百叶窗"))
+    assert result.candidates[0].capability_id == position.id

@@ -337,6 +337,8 @@ def _unclear_target(
     """Return the question to ask when the target is not clearly the one said, else None."""
     if top.entity_kind == "group" and _set_guessed(result, top, devices, text):
         return _which(AskReason.NOT_FOUND, result, devices)
+    if "last_mentioned" in top.reasons and result.command.q == Quantifier.ALL and len(targets) == 1:
+        return _which(AskReason.NOT_FOUND, result, devices)  # 都关掉 when one device was mentioned last
     said_name = top.entity_kind == "device" and _says_name(devices.get(top.entity_id), text)
     if any(key in result.meta for key in GUESSED) or (
         not said_name and _name_unmatched(result, top, devices)

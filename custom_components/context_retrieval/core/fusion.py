@@ -28,6 +28,9 @@ CAPABILITY_MIN_SIMILARITY = 0.12
 """Below this cosine a command is not what the action asks for."""
 SWITCH_VALUES = frozenset({"开", "开启", "打开", "启用", "关", "关闭", "关掉", "停用"})
 """Values that only say on/off (设置摆风=开启): embedding them would pull towards the power switch."""
+UNNAMED_SETTING = "设置"
+"""The action of a setting that names nothing set (设置=50%)."""
+
 QUERY_WORDS = ("查询", "多少", "状态", "是否", "几度", "查看", "看看", "有没有", "是不是", "读取", "当前")
 """Words that make an action a question about state, answered by readable attributes."""
 
@@ -47,19 +50,22 @@ class ActionValue:
     """An end of the range (设置风速=最大: 1, 最小: -1), which every range holds."""
     words: str | None = None
     """A value said in words (设置=紫色), which a command listing it holds."""
+    unnamed: bool = False
+    """True when the action names no setting (设置=50% for 开到一半 on a device of unknown kind)."""
 
     @classmethod
     def parse(cls, action: str) -> ActionValue | None:
         """Return the value of ``设置X=v`` or a number said in the action, None when there is none."""
         key, equals, value = action.partition("=")
         said = value.strip() if equals else ""
+        unnamed = equals != "" and key.strip() == UNNAMED_SETTING
         if (end := EXTREME_VALUES.get(said)) is not None:
-            return cls(end=end)
+            return cls(end=end, unnamed=unnamed)
         match = _NUMBER_WITH_UNIT.search(said or key)
         if match is None:
-            return cls(words=said.lower()) if said and said not in SWITCH_VALUES else None
+            return cls(words=said.lower(), unnamed=unnamed) if said and said not in SWITCH_VALUES else None
         unit = match.group(2).lower() if match.group(2) else None
-        return cls(float(match.group(1)), unit)
+        return cls(float(match.group(1)), unit, unnamed=unnamed)
 
     def unit_fits(self, command: CommandSpec) -> bool:
         """Return True when the value has no unit, or one of the same kind as the command's range."""
@@ -234,6 +240,9 @@ def choose_capability(
             best[command.readable] = CapabilityChoice(command, score)
     if value is not None and not question and commands:
         weighed = [replace(choice, evidence=_value_evidence(choice, value)) for choice in commands]
+        holding = [c for c in weighed if c.command is not None and value.fits(c.command)]
+        if value.unnamed and holding:
+            return holding[0]  # 开到一半 names no setting: the device's first (main) one that takes it
         return max(weighed, key=lambda choice: choice.similarity + choice.evidence)
     return best.get(True) or best.get(False) or CapabilityChoice(None, 0.0)
 

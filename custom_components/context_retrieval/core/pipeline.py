@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from time import perf_counter
 from typing import TYPE_CHECKING, Any
 
+from .frames import with_frame
 from .home_index import HomeIndex, build_home_index
 from .models import (
     UNKNOWN_COMMAND,
@@ -102,8 +103,12 @@ def retrieve(  # noqa: PLR0913 - the public signature is fixed by the contract
     group_ids = (f"group-{n}" for n in itertools.count(1))
     results = []
     said_rooms: frozenset[str] = frozenset()
-    for command in commands:
+    last = state.last_command()
+    for said in commands:
         command_started = perf_counter()
+        command = with_frame(said, last, text)
+        if command != said:
+            parse_meta["frame"] = command.to_dict()
         ir = command_to_ir(command, text)
         search = CommandSearch(
             index=index,
@@ -156,6 +161,8 @@ def _remember(state: ConversationState, result: RetrievalResult) -> None:
         return
     top = result.candidates[0]
     if top.entity_kind == "device":
-        state.remember([top.entity_id])
+        state.remember([top.entity_id], result.command)
         return
-    state.remember([device_id for group in result.groups.values() for device_id in group.device_ids])
+    state.remember(
+        [device_id for group in result.groups.values() for device_id in group.device_ids], result.command
+    )

@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
+    from .models import Command
+
 DEFAULT_STATE_TTL_SECONDS = 300.0
 """How long the last-mentioned devices stay resolvable (the seed's ~5 minute session)."""
 
@@ -22,10 +24,11 @@ class ConversationState:
     clock: Callable[[], float] = time.monotonic
     """Source of seconds; injected by tests to move time without sleeping."""
     _device_ids: tuple[str, ...] = field(default=(), init=False, repr=False)
+    _command: Command | None = field(default=None, init=False, repr=False)
     _remembered_at: float = field(default=0.0, init=False, repr=False)
 
-    def remember(self, device_ids: Sequence[str]) -> None:
-        """Remember the devices just mentioned: one device, or every member of a group.
+    def remember(self, device_ids: Sequence[str], command: Command | None = None) -> None:
+        """Remember the devices just mentioned (one device, or every member of a group) and the command.
 
         An empty sequence keeps the previous memory, so a command that found
         nothing does not make 它 forget what it meant.
@@ -35,7 +38,14 @@ class ConversationState:
         if not device_ids:
             return
         self._device_ids = tuple(dict.fromkeys(device_ids))
+        self._command = command
         self._remembered_at = self.clock()
+
+    def last_command(self) -> Command | None:
+        """Return the command that mentioned the remembered devices, or None when none or expired."""
+        if self._command is None or self.clock() - self._remembered_at >= self.ttl_seconds:
+            return None
+        return self._command
 
     def last_mentioned(self) -> list[str]:
         """Return the remembered device ids, or an empty list when none or expired."""
@@ -46,4 +56,5 @@ class ConversationState:
     def clear(self) -> None:
         """Forget the remembered devices."""
         self._device_ids = ()
+        self._command = None
         self._remembered_at = 0.0

@@ -42,10 +42,16 @@ ACTION_PLAY = "播放"
 LOCK_NAME = "门锁"
 """The target of a lock verb said without one (锁门, 上锁)."""
 DEFAULT_QUERY_ATTRIBUTE = "状态"
-DEFAULT_PERCENT_ATTRIBUTE = "亮度"
 SETTING_PREFIX = "设置"
-_PERCENT_ATTRIBUTES = {"Blind": "位置", "Fan": "风速", "Television": "音量", "NetworkAudio": "音量"}
-"""What a bare percentage sets on a kind of device (窗帘开到70%: its position, not a brightness)."""
+_PERCENT_ATTRIBUTES = {
+    "Light": "亮度",
+    "Blind": "位置",
+    "Fan": "风速",
+    "Television": "音量",
+    "NetworkAudio": "音量",
+}
+"""What a bare percentage sets on a kind of device (窗帘开到70%: its position, not a brightness); a
+device of unknown kind gets no attribute (设置=50%), its own commands decide."""
 TEMPERATURE_ATTRIBUTE = "温度"
 TEMPERATURE_UNIT = "C"
 """``设置温度=26C``: the unit the gold parses and the prompt use for degrees Celsius."""
@@ -157,7 +163,8 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     **_words(_Kind.ATTR, "亮度", "风速", "音量", "遮光", "温度", "湿度", "状态", "电量", "色温"),
     **_words(_Kind.ATTR, "功率", "用电量", "耗电量", "漏水", "有人", "烟雾"),
     **_mapped(
-        _Kind.ATTR, {"遮光度": "遮光", "风量": "风速", "声音": "音量", "电池": "电量", "耗电": "耗电量"}
+        _Kind.ATTR,
+        {"遮光度": "遮光", "风量": "风速", "风力": "风速", "声音": "音量", "电池": "电量", "耗电": "耗电量"},
     ),
     **_mapped(_Kind.MODE, _MODES),
     **_mapped(_Kind.MODE, {f"{word}模式": action for word, action in _MODES.items()}),
@@ -224,7 +231,7 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     **_words(_Kind.FILLER, "啊", "呀", "呢", "了", "我", "要", "想", "一点", "房间", "里", "里面"),
     **_words(_Kind.FILLER, "现在", "目前", "当前", "谢谢", "也", "是"),
     # 那关了吧, 算了，还是关上吧: "then", "never mind", "after all" say no target.
-    **_words(_Kind.FILLER, "那", "那就", "还是", "算了"),
+    **_words(_Kind.FILLER, "那", "那就", "还是", "算了", "就行", "就好", "好了", "就可以", "可以了", "先"),
     **_words(_Kind.FILLER, *_POLITE_WORDS),
     **_words(_Kind.FILLER, "(", ")", '"', "'", "“", "”", "‘", "’", "《", "》", ":", "~"),
 }
@@ -418,7 +425,8 @@ class OfflineParser:
                 continue
             if not targets:
                 targets = [replace(target, include=list(target.include)) for target in previous]
-                targets = targets or [_Target()]
+                said_all = any(token.kind is _Kind.ALL for token in clause.tokens)
+                targets = targets or [_Target(quantifier=Quantifier.ALL if said_all else None)]
             elif previous and not clause.has_scope:
                 _inherit_rooms(targets, previous)
             for target in targets:
@@ -1026,9 +1034,9 @@ def _setting(number: _Token, attribute: str, category: str) -> str:
     if number.unit == "k":
         return f"设置{attribute or '色温'}={number.value}K"
     if number.unit == EXTREME_UNIT:
-        said = attribute or _PERCENT_ATTRIBUTES.get(category, DEFAULT_PERCENT_ATTRIBUTE)
+        said = attribute or _PERCENT_ATTRIBUTES.get(category, "")
         return f"{SETTING_PREFIX}{said}={number.value}"
-    attribute = attribute or _PERCENT_ATTRIBUTES.get(category, DEFAULT_PERCENT_ATTRIBUTE)
+    attribute = attribute or _PERCENT_ATTRIBUTES.get(category, "")
     return f"设置{attribute}={number.value}%"
 
 

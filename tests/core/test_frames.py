@@ -1,0 +1,46 @@
+"""Conversation frames: a follow-up saying only a room or only a name takes the rest from the last command."""
+
+from __future__ import annotations
+
+from custom_components.context_retrieval.core.frames import with_frame
+from custom_components.context_retrieval.core.models import Command, Quantifier
+from custom_components.context_retrieval.core.state import ConversationState
+
+from .conftest import cmd
+from .conftest import run_commands as run
+from .conftest import targets as members
+
+LIGHTS_ON = Command(a="打开", s="客厅", n="灯", t="Light", q=Quantifier.ALL)
+
+
+def test_a_room_only_follow_up_takes_the_last_kind_and_action(home):
+    state = ConversationState()
+    run(home, "打开客厅的灯", cmd("打开", s="客厅", n="灯", t="Light", q="all"), state=state)
+    (result,) = run(home, "卧室的也开", cmd("打开", s="卧室"), state=state)
+    assert result.command.n == "灯"
+    assert set(members(result)) == {"lamp-2", "lamp-5"}
+    (asked,) = run(home, "那客厅的呢", cmd("UNKNOWN", s="客厅"), state=state)
+    assert asked.command.a == "打开"
+
+
+def test_a_name_only_follow_up_with_also_takes_the_last_action(home):
+    state = ConversationState()
+    run(home, "打开老伙计", cmd("打开", n="老伙计"), state=state)
+    (result,) = run(home, "主灯也一样", cmd("UNKNOWN", n="主灯", t="Light"), state=state)
+    assert result.command.a == "打开"
+    assert members(result)[0] == "lamp-3"
+
+
+def test_without_a_last_command_or_a_going_on_word_nothing_is_taken():
+    assert with_frame(Command(a="UNKNOWN", n="主灯"), None, "主灯也一样") == Command(a="UNKNOWN", n="主灯")
+    assert with_frame(Command(a="UNKNOWN", n="主灯"), LIGHTS_ON, "主灯") == Command(a="UNKNOWN", n="主灯")
+    unknown = Command(a="UNKNOWN", s="卧室")
+    assert with_frame(unknown, Command(a="UNKNOWN", n="灯"), "卧室的呢") == unknown
+
+
+def test_the_frame_expires_with_the_conversation_state(home):
+    now = [0.0]
+    state = ConversationState(clock=lambda: now[0])
+    run(home, "打开客厅的灯", cmd("打开", s="客厅", n="灯", t="Light", q="all"), state=state)
+    now[0] += state.ttl_seconds
+    assert state.last_command() is None
