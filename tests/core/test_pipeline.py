@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from custom_components.context_retrieval.core import bulk
+from custom_components.context_retrieval.core.decision import Outcome, decide
 from custom_components.context_retrieval.core.embedding import LocalNgramEmbedder
 from custom_components.context_retrieval.core.models import CommandSpec, Device
 from custom_components.context_retrieval.core.pipeline import build_vector_searcher, retrieve
@@ -969,3 +970,20 @@ def test_a_setting_that_names_nothing_takes_the_device_s_main_setting():
     home = [Device(id="b", name="百叶窗", room="次卧", category="Blind", commands=[OPEN, position, tilt])]
     (result,) = run(home, "百叶窗开到一半", cmd("设置=50%", n="百叶窗"))
     assert result.candidates[0].capability_id == position.id
+
+
+def test_a_set_leaves_out_the_devices_named_in_x(home):
+    (result,) = run(home, "除了床头灯，灯都关了", cmd("关闭", n="灯", t="Light", q="except", x=["床头灯"]))
+    assert set(members(result)) == {"lamp-1", "lamp-2", "lamp-3", "lamp-4", "plug-1"}
+    assert result.meta["excluded_by_name"] == 1
+    (unmatched,) = run(home, "除了沙发灯，灯都关了", cmd("关闭", n="灯", t="Light", q="except", x=["沙发灯"]))
+    assert unmatched.meta["exclusion_unmatched"] == ["沙发灯"]
+
+
+def test_the_agent_acts_on_a_set_leaving_out_a_name_only_when_the_name_calls_a_device(home):
+    text = "除了床头灯，灯都关了"
+    results = run(home, text, cmd("关闭", n="灯", t="Light", q="except", x=["床头灯"]))
+    assert decide(results, by_id(home), text).outcome == Outcome.ACT
+    text = "除了沙发灯，灯都关了"
+    results = run(home, text, cmd("关闭", n="灯", t="Light", q="except", x=["沙发灯"]))
+    assert decide(results, by_id(home), text).outcome == Outcome.ASK

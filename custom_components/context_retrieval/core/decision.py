@@ -55,9 +55,10 @@ GUESSED = (
     "bulk_name_unmatched",
     "reference_unresolved",
     "kept_for_unfamiliar_action",
+    "exclusion_unmatched",
 )
 """Meta keys saying the engine guessed: a room it did not find, a name nobody has, 它 with no referent,
-a command kept for an action it does not know."""
+a command kept for an action it does not know, a device left out by a name nothing is called."""
 NAME_REASONS = frozenset({"name_hit", "alias_hit", "pinyin_hit", "room_carried"})
 """Candidate reasons that say the device was found by what the user called it (or sounds like it)."""
 
@@ -375,7 +376,8 @@ def _set_guessed(result: RetrievalResult, top: Candidate, devices: Mapping[str, 
             wanted in compact(n) for m in members for n in (m.name, *m.aliases)
         ):
             return True
-    if command.q == Quantifier.EXCEPT and not any(part.startswith("!") for part in command.s.split(",")):
+    rooms_left_out = any(part.startswith("!") for part in command.s.split(","))
+    if command.q == Quantifier.EXCEPT and not command.x and not rooms_left_out:
         return True
     return "unsupported_targets" in result.meta and not any(word in text for word in ALL_WORDS)
 

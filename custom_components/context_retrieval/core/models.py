@@ -87,12 +87,16 @@ class Command:
     t: str = UNKNOWN_CATEGORY
     q: Quantifier = Quantifier.ONE
     c: int | None = None
+    x: tuple[str, ...] = ()
+    """Names of devices a set leaves out (除了落地灯: ``["落地灯"]``), optional (an extension of §1)."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Return the wire-format object (``c`` only when set)."""
+        """Return the wire-format object (``c`` and ``x`` only when set)."""
         data: dict[str, Any] = {"a": self.a, "s": self.s, "n": self.n, "t": self.t, "q": str(self.q)}
         if self.c is not None:
             data["c"] = self.c
+        if self.x:
+            data["x"] = list(self.x)
         return data
 
 
@@ -115,6 +119,8 @@ class QueryIR:
     """``("last-mentioned",)`` when the command points back (它/那个/刚才的)."""
     count: int | None = None
     confidence: float = 1.0
+    exclude_names: tuple[str, ...] = ()
+    """Names of devices the set leaves out (the wire's ``x``)."""
 
 
 @dataclass(slots=True)

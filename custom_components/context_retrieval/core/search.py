@@ -582,6 +582,8 @@ class CommandSearch:
         carried = self._carried_set(pool) if carry else None
         if carried is not None:
             pool, room_hit = carried, True
+        if self.ir.exclude_names:
+            pool = self._without_named(pool)
         reasons = [
             *(["room_hit"] if room_hit else []),
             *(["type_hit"] if category else []),
@@ -589,6 +591,31 @@ class CommandSearch:
             *(["pinyin_hit"] if self.heard else []),
         ]
         return self._targets_result(command, [int(p) for p in pool], reasons, category=category)
+
+    def _without_named(self, pool: np.ndarray) -> np.ndarray:
+        """Return the pool without the devices called what the set leaves out (除了落地灯).
+
+        A device is called so when its name or an alias is the word or ends with it (客厅落地灯:
+        a Chinese noun names its kind last). A word that calls none of them is recorded
+        (``exclusion_unmatched``): the set would take a device the user meant to leave alone.
+        """
+        left = set(pool.tolist())
+        unmatched = []
+        for name in self.ir.exclude_names:
+            word = compact(name)
+            called = {p for p in left if any(n.endswith(word) for n in self._names_of(p))}
+            if not called:
+                unmatched.append(name)
+            left -= called
+        if unmatched:
+            self.meta["exclusion_unmatched"] = unmatched
+        self.meta["excluded_by_name"] = len(pool) - len(left)
+        return np.array(sorted(left), dtype=np.int64)
+
+    def _names_of(self, position: int) -> list[str]:
+        """Return a device's name and aliases, compacted."""
+        device = self.index.devices[position]
+        return [compact(name) for name in (device.name, *device.aliases) if name]
 
     def _targets_result(
         self, command: Command, positions: list[int], reasons: list[str], category: str | None = None

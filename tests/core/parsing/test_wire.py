@@ -26,6 +26,16 @@ LIGHT_COMMAND = Command(a="打开", s="客厅", n="主灯", t="Light", q=Quantif
             id="unknown-keys-ignored",
         ),
         pytest.param('[{"a":"关闭"}]', [Command(a="关闭")], id="defaults"),
+        pytest.param(
+            '[{"a":"关闭","n":"灯","q":"except","x":["落地灯"," 台灯 ",""]}]',
+            [Command(a="关闭", n="灯", q=Quantifier.EXCEPT, x=("落地灯", "台灯"))],
+            id="left-out-names",
+        ),
+        pytest.param(
+            '[{"a":"关闭","n":"灯","q":"except","x":"落地灯"}]',
+            [Command(a="关闭", n="灯", q=Quantifier.EXCEPT, x=("落地灯",))],
+            id="one-left-out-name",
+        ),
         pytest.param('[{"a":" ","n":"老伙计"}]', [Command(a="", n="老伙计")], id="empty-action-kept"),
         pytest.param(
             '[{"a":"关闭","s":"","n":" ","t":null,"q":null,"c":null}]',

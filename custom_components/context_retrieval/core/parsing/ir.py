@@ -43,6 +43,7 @@ def command_to_ir(command: Command, raw: str) -> QueryIR:
         quantifier=command.q,
         references=references,
         count=command.c,
+        exclude_names=tuple(name.strip() for name in command.x if name.strip()),
     )
 
 

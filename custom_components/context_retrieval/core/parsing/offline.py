@@ -213,7 +213,7 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     **_mapped(_Kind.QUERY, dict.fromkeys(("几档", "几挡", "多少档"), "风速")),
     **_mapped(_Kind.QUERY, dict.fromkeys(("多少电", "还有多少电", "剩多少电", "还剩多少电"), "电量")),
     **_mapped(_Kind.ASK, dict.fromkeys(("吗", "么", "没", "没有", "了没", "了吗", "了没有"), "")),
-    **_words(_Kind.ALL, "所有", "全部", "都", "每个", "全都", "每一个", "各个", "全屋", "一切"),
+    **_words(_Kind.ALL, "所有", "全部", "都", "每个", "全都", "每一个", "各个", "全屋", "全家", "一切"),
     **_words(_Kind.ALL, "其他", "其它", "其余", "别的", "剩下的"),
     **_words(_Kind.ANY, "随便", "任意", "随机", "任何", "哪个都行"),
     **_mapped(_Kind.PRON, dict.fromkeys(("它", "它们", "刚才的", "刚才那个", "刚刚的", "刚才"), _REFERENCE)),
@@ -232,6 +232,7 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     **_words(_Kind.FILLER, "现在", "目前", "当前", "谢谢", "也", "是"),
     # 那关了吧, 算了，还是关上吧: "then", "never mind", "after all" say no target.
     **_words(_Kind.FILLER, "那", "那就", "还是", "算了", "就行", "就好", "好了", "就可以", "可以了", "先"),
+    **_words(_Kind.FILLER, "那边", "这边", "家里", "家中", "屋里", "屋头"),
     **_words(_Kind.FILLER, *_POLITE_WORDS),
     **_words(_Kind.FILLER, "(", ")", '"', "'", "“", "”", "‘", "’", "《", "》", ":", "~"),
 }
@@ -306,6 +307,8 @@ _DURATION_PATTERN = re.compile(rf"([0-9]+|{_CN_NUMBER}|半)(分钟|小时|个小
 """十分钟(后): a delay or a duration, which no command of a device takes."""
 _CLOCK_PATTERN = re.compile(r"([0-9]{1,2}|十[一二]?|[二两三四五六七八九])(点半|点钟|点)")
 """七点, 十点半: a time of day (not 一点, which is mostly "a bit")."""
+_ATTRIBUTIVE = "的"
+"""Joins a modifier to the noun it narrows (外面的灯)."""
 _HALF = "半"
 """After a number with its unit (二十三度半, 两档半): half a unit more."""
 _FRACTION_PATTERN = re.compile(r"([一二两三四五六七八九十])分之([一二两三四五六七八九])")
@@ -336,6 +339,8 @@ class _Target:
     quantifier: Quantifier | None = None
     """Set when the words say it (所有, 除了, 随便, 两盏); otherwise decided at the end."""
     count: int | None = None
+    left_out: list[str] = field(default_factory=list)
+    """Names of devices the set leaves out (除了落地灯)."""
 
 
 @dataclass(slots=True)
@@ -411,30 +416,29 @@ class OfflineParser:
         previous: list[_Target] = []
         previous_action: str | None = None
         carried: list[str] = []
+        carried_names: list[str] = []
         clauses = _split_clauses(tokens)
         for number, clause_tokens in enumerate(clauses, 1):
             clause = _read_clause(clause_tokens, self)
             targets = clause.targets
             if number < len(clauses) and _only_exclusion(clause):
-                carried = list(targets[0].exclude)
+                carried, carried_names = list(targets[0].exclude), list(targets[0].left_out)
                 continue
-            if carried:
-                _carry_exclusion(targets, carried)
-                carried = []
+            if carried or carried_names:
+                _carry_exclusion(targets, carried, carried_names)
+                carried, carried_names = [], []
+            if (kept := _left_out_of(commands, previous, clause)) is not None:
+                commands = kept  # 窗帘都打开，纱帘不用: the set before leaves the 纱帘 alone
+                continue
             if not targets and not any(token.kind in _ACTION_WORD_KINDS for token in clause.tokens):
                 continue
             if not targets:
-                targets = [replace(target, include=list(target.include)) for target in previous]
-                said_all = any(token.kind is _Kind.ALL for token in clause.tokens)
-                targets = targets or [_Target(quantifier=Quantifier.ALL if said_all else None)]
+                targets = _previous_targets(previous, clause)
             elif previous and not clause.has_scope:
                 _inherit_rooms(targets, previous)
             for target in targets:
                 _settle_quantifier(target, self)
-            action = _clause_action(clause.tokens, targets[0].category, clause.value)
-            if action is None and not _holds_back(clause.tokens):
-                action = previous_action  # 客厅灯关掉，卧室的也是: the same action
-            action = action or UNKNOWN_ACTION
+            action = _action_or_previous(clause, targets[0].category, previous_action)
             commands.extend(_command(action, target) for target in targets)
             previous, previous_action = targets, action
         if all(command.a == UNKNOWN_ACTION and command.n == ANY_NAME for command in commands):
@@ -442,22 +446,60 @@ class OfflineParser:
         return commands
 
 
+def _action_or_previous(clause: _Clause, category: str, previous: str | None) -> str:
+    """Return the clause's action; a clause without one does the previous clause's (卧室的也是)."""
+    action = _clause_action(clause.tokens, category, clause.value)
+    if action is None and not _holds_back(clause.tokens):
+        action = previous
+    return action or UNKNOWN_ACTION
+
+
+def _previous_targets(previous: Sequence[_Target], clause: _Clause) -> list[_Target]:
+    """Return the targets of a clause naming none: the previous clause's, else an unnamed one (都关掉)."""
+    targets = [replace(target, include=list(target.include)) for target in previous]
+    said_all = any(token.kind is _Kind.ALL for token in clause.tokens)
+    return targets or [_Target(quantifier=Quantifier.ALL if said_all else None)]
+
+
+def _left_out_of(
+    commands: list[Command], previous: Sequence[_Target], clause: _Clause
+) -> list[Command] | None:
+    """Return the commands with the last clause's sets leaving out what this clause says not to touch.
+
+    None unless the clause only says not to do (不要, 不用) the same to named devices and the
+    clause before acted on sets: 不要开空调 after 灯关了 is no exception to the lights.
+    """
+    named = [target.name for target in clause.targets if target.name not in {ANY_NAME, LAST_MENTIONED}]
+    named = named or [name for name in (_orphan_name(clause.tokens),) if name]  # 电脑那个不要关
+    negated = any(token.kind is _Kind.NEG for token in clause.tokens)
+    sets = previous and all(target.quantifier in {Quantifier.ALL, Quantifier.EXCEPT} for target in previous)
+    if not named or not negated or not sets or not commands:
+        return None
+    verbs = {token.value for token in clause.tokens if token.kind in _SWITCH_KINDS}
+    if verbs - {commands[-1].a}:
+        return None
+    last = commands[-len(previous) :]
+    left = [replace(c, q=Quantifier.EXCEPT, x=(*c.x, *named)) for c in last]
+    return [*commands[: -len(previous)], *left]
+
+
 def _only_exclusion(clause: _Clause) -> bool:
     """Return True for a clause that only excludes rooms (除了厨房和卫生间，其他灯都打开)."""
     return (
         len(clause.targets) == 1
         and clause.targets[0].name == ANY_NAME
-        and bool(clause.targets[0].exclude)
+        and bool(clause.targets[0].exclude or clause.targets[0].left_out)
         and not clause.targets[0].include
         and not any(token.kind in _ACTION_WORD_KINDS for token in clause.tokens)
     )
 
 
-def _carry_exclusion(targets: Sequence[_Target], exclude: Sequence[str]) -> None:
-    """Give the targets of the clause after an exclusion-only clause its excluded rooms."""
+def _carry_exclusion(targets: Sequence[_Target], exclude: Sequence[str], left_out: Sequence[str]) -> None:
+    """Give the targets of the clause after an exclusion-only clause its excluded rooms and names."""
     for target in targets:
-        if not target.exclude:
+        if not target.exclude and not target.left_out:
             target.exclude = list(exclude)
+            target.left_out = list(left_out)
             target.quantifier = Quantifier.EXCEPT
 
 
@@ -720,7 +762,7 @@ def _starts_new_action(tokens: Sequence[_Token], index: int, current: Sequence[_
 def _read_clause(tokens: list[_Token], lexicon: OfflineParser) -> _Clause:
     """Return the targets of one clause and the tokens left for its action."""
     tokens, value = _take_setting_value(tokens)
-    tokens, exclude, excepting = _take_exclusions(tokens)
+    tokens, exclude, left_out, excepting = _take_exclusions(tokens)
     kinds = {token.kind for token in tokens}
     count = next((int(token.value) for token in tokens if token.kind is _Kind.COUNT), None)
     quantifier = _spoken_quantifier(kinds, excepting=excepting, counted=count is not None)
@@ -744,6 +786,7 @@ def _read_clause(tokens: list[_Token], lexicon: OfflineParser) -> _Clause:
     targets = _merge_same_names(targets)
     for target in targets:
         target.exclude = list(exclude)
+        target.left_out = list(left_out)
         target.quantifier = quantifier
         target.count = count
     return _Clause(tokens=tokens, targets=targets, has_scope=has_scope, value=value)
@@ -793,15 +836,15 @@ def _spoken_quantifier(kinds: Collection[_Kind], *, excepting: bool, counted: bo
     return None
 
 
-def _take_exclusions(tokens: Sequence[_Token]) -> tuple[list[_Token], list[str], bool]:
-    """Return the tokens without their exclusion, the excluded rooms, and whether there was one.
+def _take_exclusions(tokens: Sequence[_Token]) -> tuple[list[_Token], list[str], list[str], bool]:
+    """Return the tokens without their exclusion, the excluded rooms and names, and whether there was one.
 
-    Handles 除(了)客厅(和卧室)(以外/之外/外) and 卧室以外. An excluded device
-    (除了主灯以外的灯) cannot be said in the wire format: it is dropped, and the
-    quantifier still becomes ``except``.
+    Handles 除(了)客厅(和卧室)(以外/之外/外), 卧室以外 and 除了落地灯(和台灯): an excluded
+    device goes to the wire's ``x``.
     """
     kept: list[_Token] = []
     exclude: list[str] = []
+    left_out: list[str] = []
     excepting = False
     index = 0
     while index < len(tokens):
@@ -811,8 +854,15 @@ def _take_exclusions(tokens: Sequence[_Token]) -> tuple[list[_Token], list[str],
             rooms, index = _room_list(tokens, index + 1)
             exclude.extend(rooms)
             if not rooms:
+                name: list[str] = []
                 while index < len(tokens) and tokens[index].kind in _EXCLUDED_NAME_KINDS:
+                    if tokens[index].kind is _Kind.CONJ:
+                        left_out.append("".join(name))
+                        name = []
+                    else:
+                        name.append(tokens[index].value)
                     index += 1
+                left_out.append("".join(name))
             if index < len(tokens) and tokens[index].kind is _Kind.EXC_END:
                 index += 1
             continue
@@ -826,7 +876,7 @@ def _take_exclusions(tokens: Sequence[_Token]) -> tuple[list[_Token], list[str],
         # 外 outside an exclusion is part of a name (室外灯).
         kept.append(_Token(_Kind.OTHER, token.text, token.text) if token.kind is _Kind.EXC_END else token)
         index += 1
-    return kept, exclude, excepting
+    return kept, exclude, [name for name in left_out if name], excepting
 
 
 def _room_list(tokens: Sequence[_Token], index: int) -> tuple[list[str], int]:
@@ -850,14 +900,22 @@ def _phrases(tokens: Sequence[_Token]) -> list[tuple[list[_Token], list[str]]]:
     phrases: list[tuple[list[_Token], list[str]]] = []
     rooms: list[str] = []
     run: list[_Token] = []
+    modifier: list[_Token] = []
+    pending: list[_Token] = []
     for token in [*tokens, _Token(_Kind.SEP, "")]:
         if token.kind in _PHRASE_KINDS:
             run.append(token)
             continue
         heads = [i for i, part in enumerate(run) if part.kind in _HEAD_KINDS]
         if heads:
-            phrases.append((run[: heads[-1] + 1], rooms))
-            rooms = []
+            phrases.append(([*modifier, *run[: heads[-1] + 1]], rooms))
+            rooms, modifier, pending = [], [], []
+        elif token.kind is _Kind.FILLER:
+            # 外面的灯, 老婆那边的床头灯: unknown words before 的 narrow the next name, never dropped.
+            pending = run or pending
+            modifier = pending if token.text == _ATTRIBUTIVE else modifier
+        else:
+            modifier, pending = [], []
         run = []
         if token.kind is _Kind.ROOM:
             rooms.append(token.value)
@@ -1051,4 +1109,5 @@ def _command(action: str, target: _Target) -> Command:
         t=target.category,
         q=target.quantifier or Quantifier.ONE,
         c=target.count,
+        x=tuple(target.left_out),
     )

@@ -122,6 +122,7 @@ def _command_from(item: object, index: int) -> Command:
         t=_text(item, "t", index) or UNKNOWN_CATEGORY,
         q=quantifier,
         c=_count(item, index),
+        x=_names(item, index),
     )
 
 
@@ -137,6 +138,18 @@ def _text(item: dict[str, Any], key: str, index: int) -> str | None:
     if not isinstance(value, str):
         raise _WireError(f"element {index}: {key} is {type(value).__name__}, not a string")
     return value.encode("utf-8", "ignore").decode("utf-8").strip()
+
+
+def _names(item: dict[str, Any], index: int) -> tuple[str, ...]:
+    """Return the names a set leaves out (``x``: a list of names, or one name), empty when absent."""
+    value = item.get("x")
+    if value is None:
+        return ()
+    values = [value] if isinstance(value, str) else value
+    if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
+        raise _WireError(f"element {index}: x={value!r} is not a list of names")
+    names = (_text({"x": v}, "x", index) for v in values)
+    return tuple(name for name in names if name)
 
 
 def _count(item: dict[str, Any], index: int) -> int | None:
