@@ -245,6 +245,15 @@ def test_a_scene_said_by_its_name_alone_is_run():
     assert decide([unread], home, "明天早安的时候提醒我").outcome is Outcome.HAND_OFF  # more than the name
 
 
+def test_a_scene_is_run_by_its_name_without_the_word_of_its_kind():
+    run = CommandSpec(id="scene.turn_on", description="开启场景")
+    scene = Device(id="scene.sleep", name="晚安模式", room="", category="Scene", commands=[run])
+    found = [Candidate("scene.sleep", "device", run.id, 1, 0, 1, ["name_partial"])]
+    unread = result(Command(a="UNKNOWN"), *found, meta={"raw_text_reading": []})
+    assert decide([unread], {scene.id: scene}, "晚安").outcome is Outcome.ACT
+    assert decide([unread], {scene.id: scene}, "模式").outcome is Outcome.HAND_OFF
+
+
 def _set_of(*device_ids: str, command=TURN_ON, **extra) -> tuple[Candidate, dict]:
     group = Group("group-1", "灯", list(device_ids), command.id)
     return Candidate("group-1", "group", command.id, 1, 0, 1, ["room_hit", "type_hit", "quantifier_all"]), {

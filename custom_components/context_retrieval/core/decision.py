@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from .arguments import ArgumentProblem, command_argument
 from .fusion import takes_argument
-from .gating import TYPE_WORDS, is_type_word
+from .gating import DEVICE_WORDS, TYPE_WORDS, is_type_word
 from .models import (
     ANY_NAME,
     ANY_ROOM,
@@ -40,6 +40,8 @@ if TYPE_CHECKING:
 
 SCENE_CATEGORY = "Scene"
 """Scenes and scripts (CONTRACT §3): said by name alone, they are run."""
+SCENE_WORDS = DEVICE_WORDS[SCENE_CATEGORY].words
+"""The words of a scene's kind (模式, 场景): 晚安模式 said as 晚安 is still run."""
 _LATIN_WORD = re.compile(r"[a-z]{2,}")
 MIN_NAME_LENGTH = 2
 """Characters a name must have to find a set by (家 of 家里 is no name)."""
@@ -392,24 +394,34 @@ def _scene_said_alone(result: RetrievalResult, devices: Mapping[str, Device], te
     """Return the activation of the one scene the utterance is, give or take a verb (执行早安, 哄睡模式)."""
     if result.command.a != UNKNOWN_ACTION:
         return None
+    said = compact(text)
     named = {
         device.id: device
         for candidate in result.candidates
         if (device := devices.get(candidate.entity_id)) is not None
         and device.category == SCENE_CATEGORY
-        and _says_name(device, text)
+        and any(name in said for name in _scene_names(device))
     }
     if len(named) != 1:
         return None
     (scene,) = named.values()
-    said = compact(text)
-    spoken = max(
-        (compact(n) for n in (scene.name, *scene.aliases, device_label(scene)) if compact(n) in said), key=len
-    )
+    spoken = max((name for name in _scene_names(scene) if name in said), key=len)
     if len(said) - len(spoken) > MAX_SCENE_EXTRA:
         return None  # 空气净化器切到睡眠模式, 明天早上七点叫我起床: more is said than the scene's name
     activate = next((c for c in scene.commands if not c.readable and not takes_argument(c)), None)
     return Action((scene.id,), activate) if activate is not None else None
+
+
+def _scene_names(scene: Device) -> list[str]:
+    """Return what a scene is called, compacted, also without the word of its kind (晚安模式: 晚安)."""
+    names = [compact(n) for n in (scene.name, *scene.aliases, device_label(scene)) if n]
+    shorter = [
+        name.removesuffix(word)
+        for name in names
+        for word in SCENE_WORDS
+        if name.endswith(word) and len(name) - len(word) >= MIN_NAME_LENGTH
+    ]
+    return [*names, *shorter]
 
 
 def _targets(candidate: Candidate, result: RetrievalResult) -> tuple[str, ...]:

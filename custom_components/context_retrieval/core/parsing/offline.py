@@ -150,6 +150,8 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
         *("调到", "调至", "调成", "调为", "调整到", "调整为", "调", "开到", "变成"),
         *("设置到", "设置成", "设置为", "设置", "设为", "设成", "设到", "改成", "改为"),
         *("切换到", "切换为", "切换成", "切到", "切成", "换成", "换到", "转到"),
+        # 调暗到30%: an adjustment verb with 到 sets the value, it does not move it by 30.
+        *("调高到", "调低到", "调亮到", "调暗到", "调大到", "调小到"),
     ),
     **_words(_Kind.ADJUST, "调亮", "调暗", "调高", "调低", "调大", "调小"),
     **_mapped(_Kind.ADJUST, dict.fromkeys(("开大", "大一点", "大点", "大些", "大一些"), "调大")),
@@ -1056,8 +1058,8 @@ def _value_action(tokens: Sequence[_Token], first: dict[_Kind, _Token], category
     adjust = first[_Kind.ADJUST].value if _Kind.ADJUST in first else None
     if _Kind.NUM in first:
         setting = _setting(first[_Kind.NUM], attribute, category)
-        if adjust is None:
-            return setting
+        if adjust is None or _Kind.SET in first:
+            return setting  # dim it to 30% (调暗 它 调到 30%): the value to set
         # 调高两度 is a change by 2, not a setting to 2: 调高温度=2C keeps the adjustment.
         said, _, value = setting.removeprefix(SETTING_PREFIX).partition("=")
         return f"{adjust if adjust.endswith(said) else adjust + said}={value}"
