@@ -103,7 +103,10 @@ CASES = [
     ),
     ("打开外面的灯", [cmd("打开", n="外面灯", t="Light")]),
     ("客厅主灯调暗到30%", [cmd("设置亮度=30%", "客厅", "主灯", "Light")]),  # 到: set to, not down by
-    ("dim it to 30%", [cmd("设置=30%", n="@last")]),  # an unknown modifier narrows, never dropped
+    ("dim it to 30%", [cmd("设置=30%", n="@last")]),
+    # A mode said after a device (no setting verb) is set on it; said alone, it is a scene's name.
+    ("空调用强力模式", [cmd("设置=用强力模式", n="空调", t="AirConditioner", q="all")]),
+    ("打开电影模式", [cmd("打开", n="电影模式")]),  # an unknown modifier narrows, never dropped
     ("打开两盏灯", [cmd("打开", n="灯", t="Light", q="any", c=2)]),
     ("关闭三个插座", [cmd("关闭", n="插座", t="SmartPlug", q="any", c=3)]),
     ("随便打开一个灯", [cmd("打开", n="灯", t="Light", q="any", c=1)]),

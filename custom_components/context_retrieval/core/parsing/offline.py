@@ -268,6 +268,8 @@ _LOCK_PARTICLES = frozenset({"上", "好"})
 """门锁上/锁好: the particle after a lock word makes it the verb 锁定."""
 _PHRASE_KINDS = frozenset({_Kind.NAME, _Kind.TYPE, _Kind.OTHER})
 _VALUE_KINDS = frozenset({_Kind.OTHER, _Kind.TYPE})
+_SCENE = "Scene"
+"""The category of 模式 and 场景: a word of it may end a mode said of a device (睡眠模式)."""
 """Tokens a setting's unknown value is made of (紫色, 睡眠模式)."""
 _HEAD_KINDS = frozenset({_Kind.NAME, _Kind.TYPE})
 _EXCLUDED_NAME_KINDS = _PHRASE_KINDS | {_Kind.CONJ}
@@ -803,11 +805,29 @@ def _take_setting_value(tokens: list[_Token]) -> tuple[list[_Token], str]:
     """
     verb = next((i for i in range(len(tokens) - 1, -1, -1) if tokens[i].kind is _Kind.SET), None)
     if verb is None:
-        return tokens, ""
+        return _take_named_mode(tokens)
     after = [token for token in tokens[verb + 1 :] if token.kind is not _Kind.FILLER]
     if not after or after[0].kind is not _Kind.OTHER or any(t.kind not in _VALUE_KINDS for t in after):
         return tokens, ""
     return tokens[: verb + 1], "".join(token.text for token in after)
+
+
+def _take_named_mode(tokens: list[_Token]) -> tuple[list[_Token], str]:
+    """Return the tokens without a mode said of a device before it, and the mode as a value.
+
+    扫地机用强力模式, 新风开睡眠模式: unknown words ending in 模式 after a device's name are the
+    mode to set; 打开电影模式 (no device before) stays a scene's name.
+    """
+    said = [token for token in tokens if token.kind is not _Kind.FILLER]
+    if len(said) < 2 or said[-1].kind is not _Kind.TYPE or TYPE_WORDS.get(said[-1].value) != _SCENE:
+        return tokens, ""
+    start = len(said) - 1
+    while start > 0 and said[start - 1].kind is _Kind.OTHER:
+        start -= 1
+    if start == len(said) - 1 or not any(token.kind in _HEAD_KINDS for token in said[:start]):
+        return tokens, ""
+    first = tokens.index(said[start])
+    return tokens[:first], "".join(token.text for token in said[start:])
 
 
 def _unnamed_targets(
