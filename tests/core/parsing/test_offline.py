@@ -104,6 +104,9 @@ CASES = [
     ("打开外面的灯", [cmd("打开", n="外面灯", t="Light")]),
     ("客厅主灯调暗到30%", [cmd("设置亮度=30%", "客厅", "主灯", "Light")]),  # 到: set to, not down by
     ("dim it to 30%", [cmd("设置=30%", n="@last")]),
+    # Cantonese: a clause ending in 未 asks (开咗未); 佢 after the named device is that device.
+    ("客厅灯开咗未", [cmd("查询状态", "客厅", "灯", "Light", q="all")]),
+    ("卧室窗帘拉埋佢", [cmd("关闭", "卧室", "窗帘", "Blind")]),
     # A mode said after a device (no setting verb) is set on it; said alone, it is a scene's name.
     ("空调用强力模式", [cmd("设置=用强力模式", n="空调", t="AirConditioner", q="all")]),
     ("打开电影模式", [cmd("打开", n="电影模式")]),  # an unknown modifier narrows, never dropped

@@ -311,6 +311,9 @@ _DURATION_PATTERN = re.compile(rf"([0-9]+|{_CN_NUMBER}|半)(分钟|小时|个小
 """十分钟(后): a delay or a duration, which no command of a device takes."""
 _CLOCK_PATTERN = re.compile(r"([0-9]{1,2}|十[一二]?|[二两三四五六七八九])(点半|点钟|点)")
 """七点, 十点半: a time of day (not 一点, which is mostly "a bit")."""
+_NOT_YET = "未"
+"""Ending a clause, it asks whether something has happened (Cantonese 开咗未: 开了没)."""
+_CLAUSE_END_KINDS = frozenset({_Kind.SEP, _Kind.FILLER, _Kind.ASK})
 _ATTRIBUTIVE = "的"
 """Joins a modifier to the noun it narrows (外面的灯)."""
 _HALF = "半"
@@ -695,6 +698,8 @@ def _in_context(token: _Token, preceding: _Token | None, following: _Token | Non
     )
     if name_part or bare_number:
         return _Token(_Kind.OTHER, token.text, token.text)
+    if token.text == _NOT_YET and (following is None or following.kind in _CLAUSE_END_KINDS):
+        return _Token(_Kind.ASK, token.text, "")  # 开咗热水炉未 (Cantonese): 开了没
     if (
         token.kind is _Kind.OTHER
         and token.text in _LOCK_PARTICLES
@@ -779,7 +784,7 @@ def _read_clause(tokens: list[_Token], lexicon: OfflineParser) -> _Clause:
         targets.append(_phrase_target(phrase, rooms, lexicon))
         last_rooms, pending = list(rooms), []
     has_scope = excepting or _Kind.ROOM in kinds
-    if targets and any(token.kind is _Kind.PRON and token.value == _REFERENCE for token in tokens):
+    if targets and _points_back(tokens):
         targets = [replace(targets[0], name=LAST_MENTIONED)]
     if not targets:
         targets = _unnamed_targets(tokens, kinds, lexicon, has_scope=has_scope)
@@ -828,6 +833,17 @@ def _take_named_mode(tokens: list[_Token]) -> tuple[list[_Token], str]:
         return tokens, ""
     first = tokens.index(said[start])
     return tokens[:first], "".join(token.text for token in said[start:])
+
+
+def _points_back(tokens: Sequence[_Token]) -> bool:
+    """Return True when the clause's 它 points back to what was said before.
+
+    主人房的窗帘拉上它 (Cantonese 拉埋佢): 它 after the named device is that device again.
+    """
+    pronoun = next((i for i, t in enumerate(tokens) if t.kind is _Kind.PRON and t.value == _REFERENCE), None)
+    if pronoun is None:
+        return False
+    return not any(token.kind in _HEAD_KINDS for token in tokens[:pronoun])
 
 
 def _unnamed_targets(
