@@ -235,6 +235,7 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     # 那关了吧, 算了，还是关上吧: "then", "never mind", "after all" say no target.
     **_words(_Kind.FILLER, "那", "那就", "还是", "算了", "就行", "就好", "好了", "就可以", "可以了", "先"),
     **_words(_Kind.FILLER, "那边", "这边", "家里", "家中", "屋里", "屋头"),
+    **_words(_Kind.FILLER, "个", "盏"),  # 开个灯, Cantonese 个窗帘开一半: a classifier, no name
     **_words(_Kind.FILLER, *_POLITE_WORDS),
     **_words(_Kind.FILLER, "(", ")", '"', "'", "“", "”", "‘", "’", "《", "》", ":", "~"),
 }
