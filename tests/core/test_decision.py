@@ -391,3 +391,20 @@ def test_all_of_what_was_mentioned_when_one_device_was_is_asked_about():
     decision = decide([result(command, device("light.a", TURN_ON.id, "last_mentioned"))], DEVICES, "都打开")
     assert decision.outcome == Outcome.ASK
     assert decision.reason is AskReason.NOT_FOUND
+
+
+@pytest.mark.parametrize(
+    ("name", "outcome"),
+    [
+        ("卧室电视", Outcome.ASK),  # a room the home does not have: not the living room's TV
+        ("电视", Outcome.ACT),
+        ("电视插座", Outcome.ACT),  # a kind word more
+        ("电视音量", Outcome.ACT),  # an attribute more
+    ],
+)
+def test_a_name_saying_more_than_the_device_is_called_is_asked_about(name, outcome):
+    on = CommandSpec(id="media_player.turn_on", description="打开电视")
+    tv = Device(id="media_player.tv", name="电视", room="客厅", category="Television", commands=[on])
+    found = device("media_player.tv", on.id, "name_partial", "type_hit")
+    command = Command(a="打开", n=name, t="Television")
+    assert decide([result(command, found)], {tv.id: tv}, f"打开{name}").outcome is outcome

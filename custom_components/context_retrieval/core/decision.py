@@ -29,7 +29,7 @@ from .models import (
     Candidate,
     Quantifier,
 )
-from .parsing.offline import relative_direction, spoken_values
+from .parsing.offline import ATTRIBUTE_WORDS, relative_direction, spoken_values
 from .search import ALL_WORDS, CLOSE_MATCH_MARGIN
 from .text import compact, has_latin, normalize
 
@@ -342,7 +342,8 @@ def _unclear_target(
         return _which(AskReason.NOT_FOUND, result, devices)
     if "last_mentioned" in top.reasons and result.command.q == Quantifier.ALL and len(targets) == 1:
         return _which(AskReason.NOT_FOUND, result, devices)  # 都关掉 when one device was mentioned last
-    said_name = top.entity_kind == "device" and _says_name(devices.get(top.entity_id), text)
+    device = devices.get(top.entity_id) if top.entity_kind == "device" else None
+    said_name = _says_name(device, text) and not _says_more(device, result.command.n)
     if any(key in result.meta for key in GUESSED) or (
         not said_name and _name_unmatched(result, top, devices)
     ):
@@ -476,6 +477,25 @@ def _says_name(device: Device | None, text: str) -> bool:
     said = compact(text)
     return any(
         name and compact(name) in said for name in (device.name, *device.aliases, device_label(device))
+    )
+
+
+def _says_more(device: Device | None, name: str) -> bool:
+    """Return True when the name parsed says more than the device is called (卧室电视 for 客厅 电视).
+
+    What is left of the name past the longest run it shares with what the device is called
+    says more when it is two characters or longer and no type word (電鍋插座 for 大同電鍋) or
+    attribute (空调温度).
+    """
+    wanted = compact(name)
+    if device is None or name in {ANY_NAME, LAST_MENTIONED} or is_type_word(wanted):
+        return False
+    called = [compact(n) for n in (device.name, *device.aliases, device_label(device)) if n]
+    shared = max((_shared_run_text(n, wanted) for n in called), key=len, default="")
+    extra = [part for part in wanted.split(shared) if part] if shared else [wanted]
+    return any(
+        len(part) >= MIN_NAME_LENGTH and part not in TYPE_WORDS and part not in ATTRIBUTE_WORDS
+        for part in extra
     )
 
 
@@ -650,11 +670,16 @@ def decide_choice(
 
 def _shared_run(word: str, text: str) -> int:
     """Return the length of the longest run of characters ``word`` and ``text`` share."""
-    longest = 0
+    return len(_shared_run_text(word, text))
+
+
+def _shared_run_text(word: str, text: str) -> str:
+    """Return the longest run of characters ``word`` and ``text`` share (the first found on a tie)."""
+    longest = ""
     for start in range(len(word)):
-        for end in range(len(word), start + longest, -1):
+        for end in range(len(word), start + len(longest), -1):
             if word[start:end] in text:
-                longest = end - start
+                longest = word[start:end]
                 break
     return longest
 

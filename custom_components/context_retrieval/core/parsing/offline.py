@@ -241,6 +241,9 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
 }
 """Function words; a home's room and device names take precedence over them."""
 
+ATTRIBUTE_WORDS = frozenset(word for word, (kind, _) in _FUNCTION_WORDS.items() if kind is _Kind.ATTR)
+"""Words naming what a command reads or sets (温度, 亮度): no part of a device's name."""
+
 _ACTION_KINDS = frozenset(
     {
         _Kind.ON,
