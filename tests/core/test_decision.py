@@ -40,6 +40,11 @@ MODE = CommandSpec(
     value_list=[{"value": "cool", "description": "制冷"}, {"value": "heat", "description": "制热"}],
 )
 TEMPERATURE = CommandSpec(id="state:current_temperature", description="当前温度", readable=True)
+OSCILLATE = CommandSpec(
+    id="fan.oscillate:oscillating",
+    description="设置摇头摆风",
+    value_list=[{"value": True, "description": "开启摇头"}, {"value": False, "description": "关闭摇头"}],
+)
 COLOUR = CommandSpec(
     id="light.turn_on:color_name",
     description="设置颜色",
@@ -86,6 +91,8 @@ def result(command: Command, *candidates: Candidate, hint: str | None = None, **
         ("设置亮度=最小", BRIGHTNESS, 1, None),  # 最暗 is the dimmest light still on, not off
         ("设置音量=最小", VOLUME, 0.01, None),
         ("设置=粉红色", COLOUR, "pink", None),  # the longest colour said, not the red in it
+        ("设置摆风=开启", OSCILLATE, True, None),  # the one value whose words hold what was said
+        ("设置摆风=关闭", OSCILLATE, False, None),
         ("设置=dry模式", MODE, None, ArgumentProblem.UNKNOWN_VALUE),
     ],
 )
@@ -408,3 +415,15 @@ def test_a_name_saying_more_than_the_device_is_called_is_asked_about(name, outco
     found = device("media_player.tv", on.id, "name_partial", "type_hit")
     command = Command(a="打开", n=name, t="Television")
     assert decide([result(command, found)], {tv.id: tv}, f"打开{name}").outcome is outcome
+
+
+def test_a_setting_from_a_list_does_not_swallow_turning_off():
+    climate = DEVICES["climate.x"]
+    off = CommandSpec(id="climate.turn_off", description="关闭空调")
+    ac = Device(
+        id=climate.id, name=climate.name, room=climate.room, category=climate.category, commands=[MODE, off]
+    )
+    mode = result(Command(a="设置模式=制冷", s="客厅", n="空调"), device("climate.x", MODE.id, "room_hit"))
+    switch_off = result(Command(a="关闭", s="客厅", n="空调"), device("climate.x", off.id, "room_hit"))
+    decision = decide([mode, switch_off], {ac.id: ac}, "客厅空调制冷关掉")
+    assert [a.command.id for a in decision.actions] == [MODE.id, off.id]

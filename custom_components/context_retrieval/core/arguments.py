@@ -77,6 +77,10 @@ def _listed_value(action: str, value_list: list[dict[str, Any]]) -> Argument:
                 continue
             if best is None or len(word) > best[0]:
                 best = (len(word), item.get("value"))
+    if best is None and text:
+        # 设置摆风=开启 on a fan listing 开启摇头 and 关闭摇头: the one value whose words hold it.
+        holding = [item for item in value_list if text in str(item.get("description") or "").lower()]
+        best = (len(text), holding[0].get("value")) if len(holding) == 1 else None
     if best is None:
         return Argument(problem=ArgumentProblem.UNKNOWN_VALUE if equals else ArgumentProblem.MISSING)
     return Argument(best[1])

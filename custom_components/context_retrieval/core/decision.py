@@ -29,7 +29,7 @@ from .models import (
     Candidate,
     Quantifier,
 )
-from .parsing.offline import ATTRIBUTE_WORDS, relative_direction, spoken_values
+from .parsing.offline import ACTION_OFF, ATTRIBUTE_WORDS, relative_direction, spoken_values
 from .search import ALL_WORDS, CLOSE_MATCH_MARGIN
 from .text import compact, has_latin, normalize
 
@@ -117,6 +117,8 @@ class Action:
     device_ids: tuple[str, ...]
     command: CommandSpec
     value: Any = None
+    said: str = ""
+    """The wire action it carries out (关闭, 设置位置=50%)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -571,10 +573,21 @@ def _is_called(device: Device | None, name: str) -> bool:
 def _without_subsumed(actions: list[Action]) -> list[Action]:
     """Return the actions without those a valued action on the same devices carries out anyway.
 
-    打开一半 parses as 打开 and 设置位置=50%: setting the position opens it half.
+    打开一半 parses as 打开 and 设置位置=50%: setting the position opens it half, and 关到三成
+    closes it to 30 %. A setting from a list never turns off (空调制冷关掉 ends with it off).
     """
     valued = {action.device_ids for action in actions if action.value is not None}
-    return [action for action in actions if action.value is not None or action.device_ids not in valued]
+    numbers = {action.device_ids for action in actions if _is_number(action.value)}
+    return [
+        action
+        for action in actions
+        if action.value is not None
+        or action.device_ids not in (numbers if action.said == ACTION_OFF else valued)
+    ]
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def _unread_words(text: str, actions: list[Action], devices: Mapping[str, Device]) -> tuple[str, ...]:
@@ -743,5 +756,5 @@ def _action(  # noqa: PLR0913 - the command, its targets and where to put the re
         commands.setdefault(key, command)
     if not by_value:
         return Decision(Outcome.HAND_OFF)
-    turn.actions.extend(Action(tuple(ids), commands[key], key[1]) for key, ids in by_value.items())
+    turn.actions.extend(Action(tuple(ids), commands[key], key[1], action) for key, ids in by_value.items())
     return None

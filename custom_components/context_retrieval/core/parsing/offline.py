@@ -119,6 +119,8 @@ _MODES = {
     "除湿": "设置模式=除湿",
 }
 """Mode words and the setting each one means (设为自然风 -> 设置风模式=自然风)."""
+_SWITCHED_ON, _SWITCHED_OFF = "=开启", "=关闭"
+"""A switched setting's values (设置摆风=开启); said with 关, a mode word turns it off."""
 
 
 _POLITE_WORDS = ("可以", "能不能", "可不可以", "能否", "能帮我", "能不能帮我")
@@ -760,8 +762,12 @@ def _starts_new_action(tokens: Sequence[_Token], index: int, current: Sequence[_
         preceding = current[-1] if current else None
         return has_switch and preceding is not None and preceding.kind not in {_Kind.ATTR, _Kind.SET}
     if token.kind in _VERB_KINDS:
-        # 换到下一个频道: the verb says what to set; 灯是不是都关了: the state asked about.
-        said_by_verb = bool(current) and current[-1].kind is _Kind.SET
+        # 换到下一个频道: the verb says what to set; 灯是不是都关了: the state asked about;
+        # 摇头关了: the verb switches the mode said.
+        last = current[-1] if current else None
+        said_by_verb = last is not None and (
+            last.kind is _Kind.SET or (last.kind is _Kind.MODE and last.value.endswith(_SWITCHED_ON))
+        )
         asked = any(t.kind is _Kind.QUERY for t in current)
         return (
             not said_by_verb
@@ -1067,7 +1073,10 @@ def _word_action(first: dict[_Kind, _Token]) -> str | None:
         prefix = next((first[kind].value for kind in _TASK_VERBS if kind in first), _DEFAULT_TASK_VERB)
         return prefix + first[_Kind.TASK].value
     if _Kind.MODE in first:
-        return first[_Kind.MODE].value
+        mode = first[_Kind.MODE].value
+        if _Kind.OFF in first and mode.endswith(_SWITCHED_ON):
+            return mode.removesuffix(_SWITCHED_ON) + _SWITCHED_OFF  # 摇头关了: the setting off
+        return mode
     return None
 
 
