@@ -3,9 +3,11 @@
 Each set (``benchmarks/data/agent_*``) holds a Home Assistant home (``ha/home.yaml``) and
 dialogues written without reading the engine (``agent.jsonl``, see the set's README). The
 home is created in a Home Assistant test instance with the integration set up offline (no
-LLM, no delegate), every service an entity could be asked for is recorded instead of run,
-and each dialogue's turns go through ``conversation.async_converse`` to the Context Retrieval
-agent in one conversation (Home Assistant's own agent answers what it hands on).
+LLM, no delegate), every service an entity could be asked for is recorded instead of run
+(its effect on the entity's state and attributes is applied, as a real home would show it to
+the next turn), and each dialogue's turns go through ``conversation.async_converse`` to the
+Context Retrieval agent in one conversation (Home Assistant's own agent answers what it hands
+on). Every dialogue starts from the home's labelled states.
 
 Per turn the calls made are compared with the labelled ones:
 
@@ -112,6 +114,56 @@ class Recorder:
 
     async def _record(self, call: ServiceCall) -> None:
         self.calls.append(call)
+        _apply(call.hass, call)
+
+
+STATE_AFTER = {
+    "turn_on": "on",
+    "turn_off": "off",
+    "open_cover": "open",
+    "close_cover": "closed",
+    "lock": "locked",
+    "unlock": "unlocked",
+    "open_valve": "open",
+    "close_valve": "closed",
+}
+"""The state a service leaves an entity in (a later turn of the dialogue sees it)."""
+ATTRIBUTE_OF_FIELD = {
+    "temperature": "temperature",
+    "percentage": "percentage",
+    "volume_level": "volume_level",
+    "position": "current_position",
+    "tilt_position": "current_tilt_position",
+    "color_temp_kelvin": "color_temp_kelvin",
+    "fan_mode": "fan_mode",
+    "preset_mode": "preset_mode",
+}
+"""The attribute a service field sets."""
+
+
+def _apply(hass: HomeAssistant, call: ServiceCall) -> None:
+    """Give the called entities the states and attributes the call leaves them in, as a real home would.
+
+    Dialogues are labelled against the state after their earlier turns (再低一度 after 调到25度).
+    """
+    entity_ids = call.data.get("entity_id") or []
+    for entity_id in [entity_ids] if isinstance(entity_ids, str) else entity_ids:
+        state = hass.states.get(entity_id)
+        if state is None:
+            continue
+        value = STATE_AFTER.get(call.service, state.state)
+        attributes = dict(state.attributes)
+        for key, attribute in ATTRIBUTE_OF_FIELD.items():
+            if key in call.data:
+                attributes[attribute] = call.data[key]
+        if "brightness_pct" in call.data:
+            attributes["brightness"] = round(call.data["brightness_pct"] * 255 / 100)
+        if "brightness_step_pct" in call.data:
+            step = round(call.data["brightness_step_pct"] * 255 / 100)
+            attributes["brightness"] = max(0, min(255, (attributes.get("brightness") or 0) + step))
+        if call.service == "set_hvac_mode" or "hvac_mode" in call.data:
+            value = call.data["hvac_mode"]
+        hass.states.async_set(entity_id, value, attributes)
 
 
 def merged(calls: list[dict[str, Any]] | list[Call]) -> set[Call]:
@@ -183,7 +235,10 @@ async def _async_run_set(directory: Path, agent_id: str = AGENT) -> list[TurnOut
         entry.add_to_hass(hass)
         await hass.config_entries.async_setup(entry.entry_id)
         await hass.async_block_till_done()
+        initial = {state.entity_id: state for state in hass.states.async_all()}
         for dialogue in read_records(directory / "agent.jsonl"):
+            for state in initial.values():  # each dialogue starts from the labelled home
+                hass.states.async_set(state.entity_id, state.state, state.attributes)
             conversation_id = f"bench-{dialogue['id']}"
             for turn in dialogue["turns"]:
                 recorder.calls.clear()

@@ -108,6 +108,7 @@ CASES = [
     ("客厅灯开咗未", [cmd("查询状态", "客厅", "灯", "Light", q="all")]),
     ("卧室窗帘拉埋佢", [cmd("关闭", "卧室", "窗帘", "Blind")]),
     # A mode said after a device (no setting verb) is set on it; said alone, it is a scene's name.
+    ("空调再低一度", [cmd("调低温度=1C", n="空调", t="AirConditioner", q="all")]),  # down by, not to, 1
     ("风扇摇头关了", [cmd("设置摆风=关闭", n="风扇", t="Fan", q="all")]),  # the switched mode, off
     ("空调用强力模式", [cmd("设置=用强力模式", n="空调", t="AirConditioner", q="all")]),
     ("打开电影模式", [cmd("打开", n="电影模式")]),  # an unknown modifier narrows, never dropped

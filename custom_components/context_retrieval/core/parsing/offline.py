@@ -317,6 +317,8 @@ _DURATION_PATTERN = re.compile(rf"([0-9]+|{_CN_NUMBER}|半)(分钟|小时|个小
 """十分钟(后): a delay or a duration, which no command of a device takes."""
 _CLOCK_PATTERN = re.compile(r"([0-9]{1,2}|十[一二]?|[二两三四五六七八九])(点半|点钟|点)")
 """七点, 十点半: a time of day (not 一点, which is mostly "a bit")."""
+_RELATIVE_WORDS = {"高": "调高", "低": "调低", "大": "调大", "小": "调小", "亮": "调亮", "暗": "调暗"}
+"""Before a number with its unit, a change by it (低一度, 高两度, 亮百分之十), not a setting to it."""
 _NOT_YET = "未"
 """Ending a clause, it asks whether something has happened (Cantonese 开咗未: 开了没)."""
 _CLAUSE_END_KINDS = frozenset({_Kind.SEP, _Kind.FILLER, _Kind.ASK})
@@ -704,6 +706,14 @@ def _in_context(token: _Token, preceding: _Token | None, following: _Token | Non
     )
     if name_part or bare_number:
         return _Token(_Kind.OTHER, token.text, token.text)
+    if (
+        token.kind is _Kind.OTHER
+        and token.text in _RELATIVE_WORDS
+        and following is not None
+        and following.kind is _Kind.NUM
+        and following.unit
+    ):
+        return _Token(_Kind.ADJUST, token.text, _RELATIVE_WORDS[token.text])  # 再低一度: down by one
     if token.text == _NOT_YET and (following is None or following.kind in _CLAUSE_END_KINDS):
         return _Token(_Kind.ASK, token.text, "")  # 开咗热水炉未 (Cantonese): 开了没
     if (
