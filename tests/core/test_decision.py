@@ -427,3 +427,22 @@ def test_a_setting_from_a_list_does_not_swallow_turning_off():
     switch_off = result(Command(a="关闭", s="客厅", n="空调"), device("climate.x", off.id, "room_hit"))
     decision = decide([mode, switch_off], {ac.id: ac}, "客厅空调制冷关掉")
     assert [a.command.id for a in decision.actions] == [MODE.id, off.id]
+
+
+def test_an_adjustment_on_a_command_going_its_way_is_carried_out_though_worded_otherwise():
+    up = CommandSpec(id="fan.increase_speed", description="调高风速")
+    fan = Device(id="fan.p", name="清净机", room="客厅", category="Fan", commands=[up])
+    found = result(
+        Command(a="调大", n="清净机"),
+        device("fan.p", up.id, "alias_hit"),
+        meta={"kept_for_unfamiliar_action": 1},
+    )
+    decision = decide([found], {fan.id: fan}, "清净机风大一点")
+    assert decision.outcome is Outcome.ACT
+    assert decision.actions[0].command.id == up.id
+    down = result(
+        Command(a="调小", n="清净机"),
+        device("fan.p", up.id, "alias_hit"),
+        meta={"kept_for_unfamiliar_action": 1},
+    )
+    assert decide([down], {fan.id: fan}, "清净机风小一点").outcome is Outcome.ASK

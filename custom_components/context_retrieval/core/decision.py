@@ -247,9 +247,11 @@ def _decide_one(
     if result.command.a == UNKNOWN_ACTION or "raw_text_reading" in result.meta or not result.candidates:
         return Decision(Outcome.HAND_OFF)
     top, targets = _chosen(result)
-    if (turned := _by_direction(result, top, devices)) is not None:
-        # 风小一点 kept on 调高风速 for want of a close command: the device's one going that way.
-        top = turned
+    turned = _by_direction(result, top, devices)
+    if turned is not None or _goes_as_said(result, top, devices):
+        # 风小一点 kept on 调高风速 for want of a close command: the device's one going that way;
+        # 清净机风大一点 kept on 提高风速: the adjustment said, in other words.
+        top = turned or top
         result = replace(
             result, meta={k: v for k, v in result.meta.items() if k != "kept_for_unfamiliar_action"}
         )
@@ -321,6 +323,16 @@ def _by_direction(result: RetrievalResult, top: Candidate, devices: Mapping[str,
     if len(going) != 1:
         return None
     return replace(top, capability_id=going[0].id)
+
+
+def _goes_as_said(result: RetrievalResult, top: Candidate, devices: Mapping[str, Device]) -> bool:
+    """Return True when the command chosen for an adjustment goes the way it says (调大: 提高风速)."""
+    direction = relative_direction(result.command.a)
+    device = devices.get(top.entity_id) if top.entity_kind == "device" else None
+    chosen = _command_of(device, top.capability_id)
+    return (
+        direction is not None and chosen is not None and relative_direction(chosen.description) == direction
+    )
 
 
 def _chosen(result: RetrievalResult) -> tuple[Candidate, tuple[str, ...]]:
