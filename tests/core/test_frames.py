@@ -44,3 +44,16 @@ def test_the_frame_expires_with_the_conversation_state(home):
     run(home, "打开客厅的灯", cmd("打开", s="客厅", n="灯", t="Light", q="all"), state=state)
     now[0] += state.ttl_seconds
     assert state.last_command() is None
+
+
+def test_offline_a_room_said_alone_after_a_command_takes_its_action_and_kind(home):
+    from custom_components.context_retrieval.core.pipeline import retrieve
+
+    state = ConversationState()
+    retrieve("打开客厅的灯", home, None, state)
+    (result,) = retrieve("卧室的呢", home, None, state)
+    assert (result.command.a, result.command.s, result.command.n) == ("打开", "卧室", "灯")
+    assert set(members(result)) == {"lamp-2", "lamp-5"}
+    (alone,) = retrieve("卧室的呢", home, None, ConversationState())
+    assert alone.command.a == "UNKNOWN"
+    assert alone.meta["fallback"] == "raw_text"

@@ -10,7 +10,7 @@ import pytest
 from custom_components.context_retrieval.core import bulk
 from custom_components.context_retrieval.core.decision import Outcome, decide
 from custom_components.context_retrieval.core.embedding import LocalNgramEmbedder
-from custom_components.context_retrieval.core.models import CommandSpec, Device
+from custom_components.context_retrieval.core.models import CommandSpec, Device, Room
 from custom_components.context_retrieval.core.pipeline import build_vector_searcher, retrieve
 from custom_components.context_retrieval.core.state import ConversationState
 
@@ -987,3 +987,17 @@ def test_the_agent_acts_on_a_set_leaving_out_a_name_only_when_the_name_calls_a_d
     text = "除了沙发灯，灯都关了"
     results = run(home, text, cmd("关闭", n="灯", t="Light", q="except", x=["沙发灯"]))
     assert decide(results, by_id(home), text).outcome == Outcome.ASK
+
+
+def test_a_bare_type_word_on_a_floor_is_the_floor_s_whole_set(home):
+    rooms = [
+        Room("客厅", floor_names=("一楼",)),
+        Room("厨房", floor_names=("一楼",)),
+        Room("卧室", floor_names=("二楼",)),
+    ]
+    index = build_vector_searcher(home, rooms=rooms)
+    (result,) = run(home, "一楼的灯关了", cmd("关闭", s="一楼", n="灯", t="Light"), index=index)
+    assert set(members(result)) == {"lamp-1", "lamp-3", "lamp-4"}
+    (room,) = run(home, "客厅的灯关了", cmd("关闭", s="客厅", n="灯", t="Light"), index=index)
+    assert result.meta["quantifier_from_text"] == "all"
+    assert "quantifier_from_text" not in room.meta

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Any
 from .frames import with_frame
 from .home_index import HomeIndex, build_home_index
 from .models import (
+    ANY_NAME,
+    UNKNOWN_ACTION,
     UNKNOWN_COMMAND,
     Command,
     Device,
@@ -109,6 +111,8 @@ def retrieve(  # noqa: PLR0913 - the public signature is fixed by the contract
         command = with_frame(said, last, text)
         if command != said:
             parse_meta["frame"] = command.to_dict()
+        if command.a == UNKNOWN_ACTION and command.n == ANY_NAME:
+            command = UNKNOWN_COMMAND  # 客厅的呢 with nothing before: read the raw text
         ir = command_to_ir(command, text)
         search = CommandSearch(
             index=index,

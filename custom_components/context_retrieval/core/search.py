@@ -158,6 +158,8 @@ class CommandSearch:
             return ir
         if ir.scope_exclude:
             quantifier = Quantifier.EXCEPT
+        elif hint and self._names_a_floor(ir.scope_include):
+            quantifier = Quantifier.ALL  # 一楼的灯关了: a floor's lights, not one of them
         elif (
             self.sole_command
             and (hint or category_for_type_hint(ir.type_hint))
@@ -311,6 +313,11 @@ class CommandSearch:
             if is_apart(word, category, (device.name, *device.aliases), device.kind):
                 kept[position] = False
         return kept if kept.any() else gated
+
+    def _names_a_floor(self, include: frozenset[str]) -> bool:
+        """Return True when a word scoping the command is a floor of several rooms (一楼, 楼上)."""
+        floors = self.index.rooms.floor_index
+        return any(len(floors.get(compact(word), ())) > 1 for word in include)
 
     def _referenced_positions(self) -> list[int]:
         """Return the last-mentioned devices when the command points back to them."""

@@ -456,7 +456,10 @@ class OfflineParser:
             action = _action_or_previous(clause, targets[0].category, previous_action)
             commands.extend(_command(action, target) for target in targets)
             previous, previous_action = targets, action
-        if all(command.a == UNKNOWN_ACTION and command.n == ANY_NAME for command in commands):
+        if all(
+            command.a == UNKNOWN_ACTION and command.n == ANY_NAME and command.s == ANY_ROOM
+            for command in commands
+        ):
             return [UNKNOWN_COMMAND]
         return commands
 
