@@ -397,7 +397,16 @@ def test_all_of_what_was_mentioned_when_one_device_was_is_asked_about():
     command = Command(a="打开", n="*", q=Quantifier.ALL)
     decision = decide([result(command, device("light.a", TURN_ON.id, "last_mentioned"))], DEVICES, "都打开")
     assert decision.outcome == Outcome.ASK
-    assert decision.reason is AskReason.NOT_FOUND
+    assert decision.reason is AskReason.WHICH_DEVICE
+
+
+def test_one_of_two_mentioned_last_is_asked_about():
+    candidate, extra = _set_of("light.a", "light.b")
+    candidate.reasons[:] = ["last_mentioned"]
+    decision = decide([result(Command(a="调亮", n="*"), candidate, **extra)], DEVICES, "再亮一点")
+    assert decision.outcome == Outcome.ASK
+    everything = result(Command(a="打开", n="*", q=Quantifier.ALL), candidate, **extra)
+    assert decide([everything], DEVICES, "都打开").outcome == Outcome.ACT
 
 
 @pytest.mark.parametrize(

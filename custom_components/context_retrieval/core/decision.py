@@ -354,8 +354,8 @@ def _unclear_target(
     """Return the question to ask when the target is not clearly the one said, else None."""
     if top.entity_kind == "group" and _set_guessed(result, top, devices, text):
         return _which(AskReason.NOT_FOUND, result, devices)
-    if "last_mentioned" in top.reasons and result.command.q == Quantifier.ALL and len(targets) == 1:
-        return _which(AskReason.NOT_FOUND, result, devices)  # 都关掉 when one device was mentioned last
+    if "last_mentioned" in top.reasons and _count_unlike(result.command.q, len(targets)):
+        return _which(AskReason.WHICH_DEVICE, result, devices)
     device = devices.get(top.entity_id) if top.entity_kind == "device" else None
     said_name = _says_name(device, text) and not _says_more(device, result.command.n)
     if any(key in result.meta for key in GUESSED) or (
@@ -377,6 +377,17 @@ def _unclear_target(
     return None
 
 
+def _count_unlike(quantifier: Quantifier, mentioned: int) -> bool:
+    """Return True when what was mentioned last is not as many as the words say.
+
+    都关掉 after one device (the user means more than was mentioned), 再大一点 after two TVs
+    (the question which one is still open).
+    """
+    return (quantifier == Quantifier.ALL and mentioned == 1) or (
+        quantifier == Quantifier.ONE and mentioned > 1
+    )
+
+
 def _set_guessed(result: RetrievalResult, top: Candidate, devices: Mapping[str, Device], text: str) -> bool:
     """Return True when a set is not the one said.
 
@@ -386,7 +397,8 @@ def _set_guessed(result: RetrievalResult, top: Candidate, devices: Mapping[str, 
     an all-word (开喇叭 where three speakers cannot be switched on).
     """
     command = result.command
-    if not {"type_hit", "room_hit"} & set(top.reasons) and not NAME_REASONS & set(top.reasons):
+    said = {"type_hit", "room_hit", "last_mentioned"} | NAME_REASONS  # 都关掉: the devices just mentioned
+    if not said & set(top.reasons):
         wanted = compact(command.n)
         members = [devices[d] for d in _targets(top, result) if d in devices]
         if len(wanted) < MIN_NAME_LENGTH or not any(

@@ -327,7 +327,7 @@ class CommandSearch:
             and category_for_type_hint(self.ir.type_hint) is None
             and not self.ir.scope_include
             and not self.ir.scope_exclude
-            and self.ir.quantifier == Quantifier.ONE
+            and self.ir.quantifier in (Quantifier.ONE, Quantifier.ALL)
         )
         if not explicit and not implicit:
             return []

@@ -108,6 +108,8 @@ CASES = [
     ("客厅灯开咗未", [cmd("查询状态", "客厅", "灯", "Light", q="all")]),
     ("卧室窗帘拉埋佢", [cmd("关闭", "卧室", "窗帘", "Blind")]),
     # A mode said after a device (no setting verb) is set on it; said alone, it is a scene's name.
+    ("再暖和一点", [cmd("调高温度")]),
+    ("调到五十五", [cmd("设置=55")]),  # no unit, no kind: the device's own range decides
     ("空调再低一度", [cmd("调低温度=1C", n="空调", t="AirConditioner", q="all")]),  # down by, not to, 1
     ("风扇摇头关了", [cmd("设置摆风=关闭", n="风扇", t="Fan", q="all")]),  # the switched mode, off
     ("空调用强力模式", [cmd("设置=用强力模式", n="空调", t="AirConditioner", q="all")]),
@@ -325,3 +327,11 @@ def test_large_home_parses() -> None:
     [command] = parser.parse("打开客厅主灯")
 
     assert command.to_dict() == cmd("打开", "客厅", "主灯", "Light")
+
+
+def test_a_scene_s_name_after_a_setting_verb_on_a_device_is_the_mode_to_set() -> None:
+    parser = OfflineParser.build(["客厅"], ["空气净化器", "睡眠模式"], categories=["Fan", "Scene"])
+    (command,) = parser.parse("空气净化器切到睡眠模式")
+    assert (command.a, command.n) == ("设置=睡眠模式", "空气净化器")
+    (scene,) = parser.parse("打开睡眠模式")
+    assert (scene.a, scene.n) == ("打开", "睡眠模式")

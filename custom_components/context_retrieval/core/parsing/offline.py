@@ -163,6 +163,8 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     **_mapped(_Kind.ADJUST, dict.fromkeys(("高一点", "高点", "升高", "提高", "调高点"), "调高")),
     **_mapped(_Kind.ADJUST, dict.fromkeys(("低一点", "低点", "降低", "调低点"), "调低")),
     **_mapped(_Kind.ADJUST, dict.fromkeys(("大点声", "大声点", "大声一点", "大声些"), "调大音量")),
+    **_mapped(_Kind.ADJUST, dict.fromkeys(("暖和一点", "暖和点", "暖一点", "暖和些"), "调高温度")),
+    **_mapped(_Kind.ADJUST, dict.fromkeys(("凉快一点", "凉快点", "凉一点", "凉快些"), "调低温度")),
     **_mapped(_Kind.ADJUST, dict.fromkeys(("小点声", "小声点", "小声一点", "小声些"), "调小音量")),
     **_words(_Kind.ATTR, "亮度", "风速", "音量", "遮光", "温度", "湿度", "状态", "电量", "色温"),
     **_words(_Kind.ATTR, "功率", "用电量", "耗电量", "漏水", "有人", "烟雾"),
@@ -835,9 +837,19 @@ def _take_setting_value(tokens: list[_Token]) -> tuple[list[_Token], str]:
     if verb is None:
         return _take_named_mode(tokens)
     after = [token for token in tokens[verb + 1 :] if token.kind is not _Kind.FILLER]
+    device_before = any(token.kind in _HEAD_KINDS for token in tokens[:verb])
+    if device_before and len(after) == 1 and _names_a_mode(after[0]):
+        return tokens[: verb + 1], after[0].text  # 净化器切到睡眠模式 (a scene is also called so)
     if not after or after[0].kind is not _Kind.OTHER or any(t.kind not in _VALUE_KINDS for t in after):
         return tokens, ""
     return tokens[: verb + 1], "".join(token.text for token in after)
+
+
+def _names_a_mode(token: _Token) -> bool:
+    """Return True for a name ending in a word of the scene kind (睡眠模式)."""
+    return token.kind is _Kind.NAME and any(
+        token.text.endswith(word) for word, category in TYPE_WORDS.items() if category == _SCENE
+    )
 
 
 def _take_named_mode(tokens: list[_Token]) -> tuple[list[_Token], str]:
@@ -1159,6 +1171,8 @@ def _setting(number: _Token, attribute: str, category: str) -> str:
         said = attribute or _PERCENT_ATTRIBUTES.get(category, "")
         return f"{SETTING_PREFIX}{said}={number.value}"
     attribute = attribute or _PERCENT_ATTRIBUTES.get(category, "")
+    if not attribute and not number.unit:
+        return f"{SETTING_PREFIX}={number.value}"  # 调到五十五 of an unknown kind: its own range decides
     return f"设置{attribute}={number.value}%"
 
 
