@@ -50,8 +50,8 @@ SETS: tuple[tuple[str, str], ...] = (
     (HELD_OUT, "agent_d (tuned on)"),
     ("agent_f", "agent_f (tuned on)"),
     ("agent_g", "agent_g (tuned on since issue 13's second session)"),
-    ("agent_i", "agent_i (held-out; first measured in issue 13's second session)"),
-    ("agent_h", "agent_h (held-out)"),
+    ("agent_i", "agent_i (tuned on after its first measurement)"),
+    ("agent_h", "agent_h (held-out: its misses never read)"),
 )
 """The sets run, in the order they were written: each says whether its misses were read while tuning."""
 SEALED = "agent_e"
