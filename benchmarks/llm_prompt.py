@@ -2,11 +2,12 @@
 
 Generated homes of 100, 300 and 1,000 exposed entities (``ha_service``'s generator); 60
 Chinese utterances each, parsed with their gold command arrays by a local OpenAI-compatible
-server. For each turn we build both APIs' instances inside a real chat log and measure the
-system prompt they contribute and the live-context tool's answer (what a state question
-makes the model fetch), in characters and approximate tokens; whether every target entity of
-the turn is in our context; and how long our instance takes to build with the offline parser
-(no LLM time).
+server. For each turn, inside a real chat log, we measure what the model gets in the README's
+recommended setup (the Context Retrieval agent in front of the LLM agent: the API's static
+prompt with the request's devices at its end) against Assist's prompt, and each one's
+live-context tool answer (what a state question makes the model fetch), in characters and
+approximate tokens; whether every target entity of the turn is in our context; and how long
+our API instance takes to build (no LLM time).
 """
 
 from __future__ import annotations
@@ -26,7 +27,15 @@ from homeassistant.helpers import chat_session, llm
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.context_retrieval.const import DOMAIN
-from custom_components.context_retrieval.llm_api import API_ID, approximate_tokens
+from custom_components.context_retrieval.conversation_states import RequestContext
+from custom_components.context_retrieval.llm_api import (
+    API_ID,
+    API_NAME,
+    ContextRetrievalAPI,
+    approximate_tokens,
+    request_context_prompt,
+)
+from custom_components.context_retrieval.retrieval import async_run_retrieval
 
 from .ha_service import chat_server, make_home
 from .hass_instance import test_home_assistant
@@ -154,6 +163,39 @@ async def _instance(hass: HomeAssistant, api_id: str, text: str) -> tuple[llm.AP
         return instance, (perf_counter() - started) * 1000
 
 
+async def _our_turn(hass: HomeAssistant, entry: MockConfigEntry, text: str) -> tuple[str, str]:
+    """Return what the recommended setup gives the delegate for ``text``: prompt part and live answer.
+
+    As the Context Retrieval agent does: retrieve, remember the turn's request, and give the
+    delegate the API's static prompt with the request's devices at its end.
+    """
+    user_input = ConversationInput(
+        text=text,
+        context=Context(),
+        conversation_id=None,
+        device_id=None,
+        satellite_id=None,
+        language="zh-Hans",
+        agent_id="conversation.bench",
+    )
+    data = entry.runtime_data
+    with (
+        chat_session.async_get_chat_session(hass) as session,
+        async_get_chat_log(hass, session, user_input) as chat_log,
+    ):
+        retrieval = await async_run_retrieval(
+            data, text, conversation_id=chat_log.conversation_id, language="zh-Hans"
+        )
+        data.requests.remember(
+            chat_log.conversation_id,
+            RequestContext(text, retrieval.yaml, set(retrieval.device_ids()), in_prompt=True),
+        )
+        api = ContextRetrievalAPI(hass=hass, id=API_ID, name=API_NAME, entry=entry)
+        instance = await api.async_instance(user_input.as_llm_context("bench"), in_prompt=True)
+        prompt = f"{instance.api_prompt}\n{request_context_prompt(retrieval.yaml)}"
+        return prompt, await _live(instance)
+
+
 async def _live(instance: llm.APIInstance) -> str:
     """Return what the instance's live-context tool answers."""
     tool = next(tool for tool in instance.tools if tool.name.endswith("GetLiveContext"))
@@ -185,10 +227,10 @@ async def _measure(size: int) -> HomeFigures:
             await hass.config_entries.async_reload(entry.entry_id)
             await hass.async_block_till_done()
             for turn in turns:
-                instance, _ = await _instance(hass, API_ID, turn.text)
-                covered = all(entity_id in instance.api_prompt for entity_id in turn.targets)
+                prompt, live = await _our_turn(hass, entry, turn.text)
+                covered = all(entity_id in prompt for entity_id in turn.targets)
                 question = turn.text.endswith("什么状态")
-                ours.append(TurnSize(instance.api_prompt, await _live(instance), question, covered))
+                ours.append(TurnSize(prompt, live, question, covered))
                 instance, _ = await _instance(hass, llm.LLM_API_ASSIST, turn.text)
                 assist.append(TurnSize(instance.api_prompt, await _live(instance), question))
         await hass.config_entries.async_unload(entry.entry_id)
