@@ -110,6 +110,9 @@ CASES = [
     # A mode said after a device (no setting verb) is set on it; said alone, it is a scene's name.
     ("再暖和一点", [cmd("调高温度")]),
     ("调到五十五", [cmd("设置=55")]),  # no unit, no kind: the device's own range decides
+    ("把主灯关了好吗", [cmd("关闭", n="主灯", t="Light")]),  # a polite request, not a question
+    ("谁把客厅主灯打开了", [cmd("查询状态", "客厅", "主灯", "Light")]),  # who: a question
+    ("等会儿关主灯", [cmd("UNKNOWN", n="主灯", t="Light")]),  # later: nothing to do now
     ("空调再低一度", [cmd("调低温度=1C", n="空调", t="AirConditioner", q="all")]),  # down by, not to, 1
     ("风扇摇头关了", [cmd("设置摆风=关闭", n="风扇", t="Fan", q="all")]),  # the switched mode, off
     ("空调用强力模式", [cmd("设置=用强力模式", n="空调", t="AirConditioner", q="all")]),

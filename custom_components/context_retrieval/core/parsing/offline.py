@@ -123,7 +123,10 @@ _SWITCHED_ON, _SWITCHED_OFF = "=开启", "=关闭"
 """A switched setting's values (设置摆风=开启); said with 关, a mode word turns it off."""
 
 
-_POLITE_WORDS = ("可以", "能不能", "可不可以", "能否", "能帮我", "能不能帮我")
+_POLITE_WORDS = (
+    *("可以", "能不能", "可不可以", "能否", "能帮我", "能不能帮我"),
+    *("好吗", "好不好", "行吗", "行不行", "可以吗"),
+)
 """Words of a polite request: 可以打开灯吗 asks for an action, not about state."""
 
 
@@ -203,6 +206,7 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
                 "哪些",
                 "哪几个",
                 "哪个",
+                "谁",
                 "多亮",
                 "多暗",
                 "多热",
@@ -231,6 +235,9 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     **_words(_Kind.SEP, "然后", "并且", "并", "接着", "之后", "随后", "同时"),
     **_words(_Kind.AGAIN, "再"),
     **_words(_Kind.NEG, "不要", "别", "不用", "甭", "不必", "莫"),
+    # 等会儿关灯, 明天开窗帘: later, which no command of a device takes now.
+    **_words(_Kind.WHEN, "等会儿", "等一会儿", "待会儿", "待会", "一会儿", "过会儿", "过一会儿", "稍后"),
+    **_words(_Kind.WHEN, "晚点", "晚一点", "明天", "明早", "后天"),
     **_words(_Kind.SEP, "顺便", "顺手", "顺带", "另外"),
     **_words(_Kind.SEP, ",", ".", ";", "!", "?", "。", "；", "！", "？", "\n"),
     **_words(_Kind.FILLER, "把", "让", "将", "请", "帮我", "帮忙", "麻烦", "给我", "一下", "的", "吧"),
