@@ -110,6 +110,7 @@ CASES = [
     # A mode said after a device (no setting verb) is set on it; said alone, it is a scene's name.
     ("再暖和一点", [cmd("调高温度")]),
     ("调到五十五", [cmd("设置=55")]),  # no unit, no kind: the device's own range decides
+    ("空调开 auto", [cmd("设置=auto", n="空调", t="AirConditioner", q="all")]),  # a value said in English
     ("把主灯关了好吗", [cmd("关闭", n="主灯", t="Light")]),  # a polite request, not a question
     ("谁把客厅主灯打开了", [cmd("查询状态", "客厅", "主灯", "Light")]),  # who: a question
     ("等会儿关主灯", [cmd("UNKNOWN", n="主灯", t="Light")]),  # later: nothing to do now

@@ -26,7 +26,7 @@ from custom_components.context_retrieval.core.models import (
     Command,
     Quantifier,
 )
-from custom_components.context_retrieval.core.text import compact
+from custom_components.context_retrieval.core.text import compact, has_latin
 
 if TYPE_CHECKING:
     from collections.abc import Collection, Iterable, Sequence
@@ -866,6 +866,8 @@ def _take_named_mode(tokens: list[_Token]) -> tuple[list[_Token], str]:
     mode to set; 打开电影模式 (no device before) stays a scene's name.
     """
     said = [token for token in tokens if token.kind is not _Kind.FILLER]
+    if (start := _latin_value(said)) is not None:  # Dyson 开 auto: a value said in English
+        return tokens[: tokens.index(said[start])], "".join(token.text for token in said[start:])
     if len(said) < 2 or said[-1].kind is not _Kind.TYPE or TYPE_WORDS.get(said[-1].value) != _SCENE:
         return tokens, ""
     start = len(said) - 1
@@ -886,6 +888,16 @@ def _points_back(tokens: Sequence[_Token]) -> bool:
     if pronoun is None:
         return False
     return not any(token.kind in _HEAD_KINDS for token in tokens[:pronoun])
+
+
+def _latin_value(said: Sequence[_Token]) -> int | None:
+    """Return where the Latin words ending a clause start, after 开 said after a device (Dyson 开 auto)."""
+    start = len(said)
+    while start > 0 and said[start - 1].kind is _Kind.OTHER and has_latin(said[start - 1].text):
+        start -= 1
+    if start == len(said) or start < 2 or said[start - 1].kind is not _Kind.ON:
+        return None
+    return start if any(token.kind in _HEAD_KINDS for token in said[: start - 1]) else None
 
 
 def _unnamed_targets(
