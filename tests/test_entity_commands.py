@@ -624,6 +624,7 @@ domains:
         ("features: [TURN_ON]", "color_modes: [rainbow]", "not a valid ColorMode"),
         ("features: [TURN_ON]", "values: no_such_table", "no label table"),
         ("features: [TURN_ON]", "options: preset_modes, values: {a: b}", "exclude each other"),
+        ("features: [TURN_ON]", "named: {warm: 暖光}", "named points must be numbers"),
         ("zh: 打开风扇", "zh: '打开{noun}'", "has no nouns"),
         ("  fan:", "  fann:", "not a Home Assistant domain"),
         (

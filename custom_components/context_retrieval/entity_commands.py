@@ -36,7 +36,7 @@ RANGE_KEYS = ("minimum", "maximum", "step", "unit")
 _COMMAND_KEYS = frozenset({"service", "field", "zh", "en", "features", "color_modes", "type", "current"})
 _CURRENT_KEYS = frozenset({"attribute", "maximum"})
 _READABLE_KEYS = frozenset({"attribute", "zh", "en", "type"})
-_VALUE_KEYS = frozenset({"range", "options", "values"})
+_VALUE_KEYS = frozenset({"range", "options", "values", "named"})
 _DOMAIN_KEYS = frozenset({"features", "nouns", "commands", "readable"})
 _NOUN_KEYS = frozenset({"zh", "en", "values"})
 
@@ -97,6 +97,8 @@ class Rule:
     """True when ``labels`` is itself the list of allowed values."""
     current: CurrentValue | None = None
     """Where the entity shows the value the command sets (for a change relative to it)."""
+    named: Labels | None = None
+    """Points of the range said in words, by their number (2700: 暖光)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,6 +192,7 @@ def _command(rule: Rule, facts: EntityFacts, noun: Noun) -> CommandSpec | None:
         value_range=_value_range(rule.value_range, facts.attributes),
         value_list=value_list or None,
         readable=rule.readable,
+        named_values={word: float(value) for value, word in rule.named.items()} if rule.named else None,
     )
 
 
@@ -340,7 +343,18 @@ def _rule(
         labels=_rule_labels(raw, options, tables, where),
         fixed_values=raw.get("values") is not None,
         current=_current(raw.get("current"), where),
+        named=_named(raw.get("named"), tables, where),
     )
+
+
+def _named(raw: Any, tables: Mapping[str, Labels], where: str) -> Labels | None:
+    """Return a ranged command's named points (a label table whose values are numbers), or None."""
+    if raw is None:
+        return None
+    named = _labels(raw, tables, where)
+    if not all(_is_number(value) for value in named):
+        raise CommandSpecError(f"{where}: named points must be numbers")
+    return named
 
 
 def _current(raw: Any, where: str) -> CurrentValue | None:

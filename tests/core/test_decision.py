@@ -40,6 +40,13 @@ MODE = CommandSpec(
     value_list=[{"value": "cool", "description": "制冷"}, {"value": "heat", "description": "制热"}],
 )
 TEMPERATURE = CommandSpec(id="state:current_temperature", description="当前温度", readable=True)
+COLOUR_TEMPERATURE = CommandSpec(
+    id="light.turn_on:color_temp_kelvin",
+    description="设置色温",
+    type="integer",
+    value_range={"minimum": 2200, "maximum": 5000, "unit": "K"},
+    named_values={"暖光": 2700.0, "冷光": 6500.0},
+)
 OSCILLATE = CommandSpec(
     id="fan.oscillate:oscillating",
     description="设置摇头摆风",
@@ -91,7 +98,10 @@ def result(command: Command, *candidates: Candidate, hint: str | None = None, **
         ("设置亮度=最小", BRIGHTNESS, 1, None),  # 最暗 is the dimmest light still on, not off
         ("设置音量=最小", VOLUME, 0.01, None),
         ("设置=粉红色", COLOUR, "pink", None),  # the longest colour said, not the red in it
-        ("设置摆风=开启", OSCILLATE, True, None),  # the one value whose words hold what was said
+        ("设置摆风=开启", OSCILLATE, True, None),
+        ("设置=暖光", COLOUR_TEMPERATURE, 2700, None),  # a point of the range said in words
+        ("设置=冷光", COLOUR_TEMPERATURE, 5000, None),  # held within the lamp's range
+        ("设置=彩虹", COLOUR_TEMPERATURE, None, ArgumentProblem.UNKNOWN_VALUE),  # the one value whose words hold what was said
         ("设置摆风=关闭", OSCILLATE, False, None),
         ("设置=dry模式", MODE, None, ArgumentProblem.UNKNOWN_VALUE),
     ],

@@ -56,6 +56,8 @@ def command_argument(action: str, command: CommandSpec, current: float | None = 
     gets the signed change, any other the ``current`` value moved by it, held within the range.
     """
     said = ActionValue.parse(action)
+    if said is not None and said.words and command.named_values and command.value_range:
+        return _named_value(said.words, command)
     direction = relative_direction(action)
     if direction is not None and command.value_range and not command.value_list:
         return _relative_value(direction, said, command, current)
@@ -64,6 +66,22 @@ def command_argument(action: str, command: CommandSpec, current: float | None = 
     if command.value_list:
         return _listed_value(action, command.value_list)
     return _ranged_value(action, said, command)
+
+
+def _named_value(words: str, command: CommandSpec) -> Argument:
+    """Return the point of the range the words name (调成暖光: 2700 K), held within the range."""
+    named = command.named_values or {}
+    said = max((word for word in named if word in words), key=len, default=None)
+    if said is None:
+        return Argument(problem=ArgumentProblem.UNKNOWN_VALUE)
+    value_range = command.value_range or {}
+    value = named[said]
+    low, high = value_range.get("minimum"), value_range.get("maximum")
+    if isinstance(low, (int, float)):
+        value = max(value, low)
+    if isinstance(high, (int, float)):
+        value = min(value, high)
+    return Argument(round(value))
 
 
 def _listed_value(action: str, value_list: list[dict[str, Any]]) -> Argument:

@@ -78,7 +78,10 @@ class ActionValue:
         if self.end is not None:
             return all(isinstance(value_range.get(key), (int, float)) for key in ("minimum", "maximum"))
         if self.words is not None:
-            return any(listed_in(self.words, item) for item in command.value_list or ())
+            named = command.named_values or {}
+            return any(listed_in(self.words, item) for item in command.value_list or ()) or any(
+                word in self.words for word in named
+            )
         if self.number is None or not value_range:
             return False
         low, high = value_range.get("minimum"), value_range.get("maximum")

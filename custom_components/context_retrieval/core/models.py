@@ -45,6 +45,8 @@ class CommandSpec:
     """True for a spec ``condition``: an attribute that answers a query."""
     description_en: str | None = None
     """The description in English, when known (shown to agents conversing in another language)."""
+    named_values: dict[str, float] | None = None
+    """Points of the range said in words (暖光: 2700 for a colour temperature in K)."""
 
 
 @dataclass(slots=True)
