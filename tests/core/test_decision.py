@@ -101,7 +101,12 @@ def result(command: Command, *candidates: Candidate, hint: str | None = None, **
         ("设置摆风=开启", OSCILLATE, True, None),
         ("设置=暖光", COLOUR_TEMPERATURE, 2700, None),  # a point of the range said in words
         ("设置=冷光", COLOUR_TEMPERATURE, 5000, None),  # held within the lamp's range
-        ("设置=彩虹", COLOUR_TEMPERATURE, None, ArgumentProblem.UNKNOWN_VALUE),  # the one value whose words hold what was said
+        (
+            "设置=彩虹",
+            COLOUR_TEMPERATURE,
+            None,
+            ArgumentProblem.UNKNOWN_VALUE,
+        ),  # the one value whose words hold what was said
         ("设置摆风=关闭", OSCILLATE, False, None),
         ("设置=dry模式", MODE, None, ArgumentProblem.UNKNOWN_VALUE),
     ],
