@@ -40,6 +40,11 @@ MODE = CommandSpec(
     value_list=[{"value": "cool", "description": "制冷"}, {"value": "heat", "description": "制热"}],
 )
 TEMPERATURE = CommandSpec(id="state:current_temperature", description="当前温度", readable=True)
+SOURCE = CommandSpec(
+    id="media_player.select_source:source",
+    description="切换信号源",
+    value_list=[{"value": "HDMI 1", "description": "HDMI 1"}, {"value": "HDMI 2", "description": "HDMI 2"}],
+)
 COLOUR_TEMPERATURE = CommandSpec(
     id="light.turn_on:color_temp_kelvin",
     description="设置色温",
@@ -99,6 +104,7 @@ def result(command: Command, *candidates: Candidate, hint: str | None = None, **
         ("设置音量=最小", VOLUME, 0.01, None),
         ("设置=粉红色", COLOUR, "pink", None),  # the longest colour said, not the red in it
         ("设置摆风=开启", OSCILLATE, True, None),
+        ("设置=hdmi2", SOURCE, "HDMI 2", None),  # spaces aside
         ("设置=暖光", COLOUR_TEMPERATURE, 2700, None),  # a point of the range said in words
         ("设置=冷光", COLOUR_TEMPERATURE, 5000, None),  # held within the lamp's range
         (

@@ -87,11 +87,11 @@ def _named_value(words: str, command: CommandSpec) -> Argument:
 def _listed_value(action: str, value_list: list[dict[str, Any]]) -> Argument:
     """Return the listed value whose description (or value) the action names; the longest wins."""
     _, equals, said = action.partition("=")
-    text = (said if equals else action).strip().lower()
+    text = (said if equals else action).strip().lower().replace(" ", "")
     best: tuple[int, Any] | None = None
     for item in value_list:
         for word in (item.get("description"), item.get("value")):
-            if not isinstance(word, str) or not word or word.lower() not in text:
+            if not isinstance(word, str) or not word or word.lower().replace(" ", "") not in text:
                 continue
             if best is None or len(word) > best[0]:
                 best = (len(word), item.get("value"))

@@ -113,8 +113,9 @@ def _unit_family(unit: str | None) -> str | None:
 
 def listed_in(words: str, item: dict[str, Any]) -> bool:
     """Return True when ``words`` say a listed value, by its description or itself (睡眠模式: sleep)."""
+    said = words.replace(" ", "")
     return any(
-        isinstance(word, str) and word and word.lower() in words
+        isinstance(word, str) and word and word.lower().replace(" ", "") in said
         for word in (item.get("description"), item.get("value"))
     )
 

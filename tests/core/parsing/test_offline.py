@@ -111,6 +111,7 @@ CASES = [
     ("再暖和一点", [cmd("调高温度")]),
     ("调到五十五", [cmd("设置=55")]),  # no unit, no kind: the device's own range decides
     ("空调开 auto", [cmd("设置=auto", n="空调", t="AirConditioner", q="all")]),  # a value said in English
+    ("空调调高", [cmd("调高温度", n="空调", t="AirConditioner", q="all")]),  # an AC's setting: temperature
     ("把主灯关了好吗", [cmd("关闭", n="主灯", t="Light")]),  # a polite request, not a question
     ("谁把客厅主灯打开了", [cmd("查询状态", "客厅", "主灯", "Light")]),  # who: a question
     ("等会儿关主灯", [cmd("UNKNOWN", n="主灯", t="Light")]),  # later: nothing to do now

@@ -192,7 +192,9 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
         _Kind.PLAY, dict.fromkeys(("播放", "播放音乐", "放音乐", "放歌", "放首歌", "放点音乐"), ACTION_PLAY)
     ),
     **_mapped(_Kind.PLAY, dict.fromkeys(("来点音乐", "来首歌", "听歌", "听音乐"), ACTION_PLAY)),
-    **_mapped(_Kind.QUERY, dict.fromkeys(("查询", "查看", "查一下", "看看", "看一下", "多少", "怎么样"), "")),
+    **_mapped(
+        _Kind.QUERY, dict.fromkeys(("查询", "查看", "查一下", "看看", "看一下", "看下", "多少", "怎么样"), "")
+    ),
     **_mapped(
         _Kind.QUERY,
         dict.fromkeys(
@@ -1157,6 +1159,12 @@ def _value_action(tokens: Sequence[_Token], first: dict[_Kind, _Token], category
         said, _, value = setting.removeprefix(SETTING_PREFIX).partition("=")
         return f"{adjust if adjust.endswith(said) else adjust + said}={value}"
     if adjust is not None:
+        if (
+            not attribute
+            and category in _TEMPERATURE_CATEGORIES
+            and adjust in RAISING_ACTIONS + LOWERING_ACTIONS
+        ):
+            attribute = TEMPERATURE_ATTRIBUTE  # 空调调高: its temperature
         return adjust if adjust.endswith(attribute) else adjust + attribute
     if _Kind.QUERY in first:
         return _query(tokens, first)
