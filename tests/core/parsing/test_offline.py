@@ -111,6 +111,11 @@ CASES = [
     ("再暖和一点", [cmd("调高温度")]),
     ("调到五十五", [cmd("设置=55")]),  # no unit, no kind: the device's own range decides
     ("空调开 auto", [cmd("设置=auto", n="空调", t="AirConditioner", q="all")]),  # a value said in English
+    (
+        "主卧窗帘开三十趴",
+        [cmd("打开", "主卧", "窗帘", "Blind"), cmd("设置位置=30%", "主卧", "窗帘", "Blind")],
+    ),
+    ("智能插座拔掉", [cmd("关闭", n="智能插座", t="SmartPlug")]),  # unplug: off
     ("空调调高", [cmd("调高温度", n="空调", t="AirConditioner", q="all")]),  # an AC's setting: temperature
     ("把主灯关了好吗", [cmd("关闭", n="主灯", t="Light")]),  # a polite request, not a question
     ("谁把客厅主灯打开了", [cmd("查询状态", "客厅", "主灯", "Light")]),  # who: a question

@@ -143,6 +143,7 @@ def _mapped(kind: _Kind, mapping: dict[str, str]) -> dict[str, tuple[_Kind, str]
 _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     **_mapped(_Kind.ON, dict.fromkeys(("打开", "开启", "启动", "开", "点亮"), ACTION_ON)),
     **_mapped(_Kind.OFF, dict.fromkeys(("关闭", "关掉", "关上", "关了", "关", "熄灭", "断开"), ACTION_OFF)),
+    **_mapped(_Kind.OFF, dict.fromkeys(("拔掉", "拔了", "断电"), ACTION_OFF)),  # unplug: off
     # Curtains and blinds: 拉开/升起 open them, 拉上/合上/放下/降下 close them.
     **_mapped(_Kind.ON, dict.fromkeys(("拉开", "升起", "升起来", "收起", "收起来"), ACTION_ON)),
     **_mapped(
@@ -170,7 +171,7 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     **_mapped(_Kind.ADJUST, dict.fromkeys(("凉快一点", "凉快点", "凉一点", "凉快些"), "调低温度")),
     **_mapped(_Kind.ADJUST, dict.fromkeys(("小点声", "小声点", "小声一点", "小声些"), "调小音量")),
     **_words(_Kind.ATTR, "亮度", "风速", "音量", "遮光", "温度", "湿度", "状态", "电量", "色温"),
-    **_words(_Kind.ATTR, "功率", "用电量", "耗电量", "漏水", "有人", "烟雾"),
+    **_words(_Kind.ATTR, "功率", "用电量", "耗电量", "漏水", "有人", "烟雾", "角度"),
     **_mapped(
         _Kind.ATTR,
         {"遮光度": "遮光", "风量": "风速", "风力": "风速", "声音": "音量", "电池": "电量", "耗电": "耗电量"},
@@ -300,6 +301,7 @@ _CN_NUMBER = "[零一二两三四五六七八九十百千]+"
 _NUMBER_PATTERNS: tuple[tuple[re.Pattern[str], str | None], ...] = (
     (re.compile(rf"百分之([0-9]+|{_CN_NUMBER})"), "%"),
     (re.compile(r"([0-9]+(?:\.[0-9]+)?)(%|度|°c|°|档|k)?"), None),
+    (re.compile(rf"([0-9]+|{_CN_NUMBER})趴"), "%"),  # Taiwan: 三十趴 is 30 %
     (re.compile(rf"({_CN_NUMBER})(度|档)"), None),
     (
         re.compile(
