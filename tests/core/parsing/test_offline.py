@@ -115,7 +115,7 @@ CASES = [
         "主卧窗帘开三十趴",
         [cmd("打开", "主卧", "窗帘", "Blind"), cmd("设置位置=30%", "主卧", "窗帘", "Blind")],
     ),
-    ("智能插座拔掉", [cmd("关闭", n="智能插座", t="SmartPlug")]),  # unplug: off
+    ("老伙计拔掉", [cmd("关闭", n="老伙计")]),  # unplug: off
     ("空调调高", [cmd("调高温度", n="空调", t="AirConditioner", q="all")]),  # an AC's setting: temperature
     ("把主灯关了好吗", [cmd("关闭", n="主灯", t="Light")]),  # a polite request, not a question
     ("谁把客厅主灯打开了", [cmd("查询状态", "客厅", "主灯", "Light")]),  # who: a question
