@@ -112,8 +112,8 @@ CASES = [
     ("调到五十五", [cmd("设置=55")]),  # no unit, no kind: the device's own range decides
     ("空调开 auto", [cmd("设置=auto", n="空调", t="AirConditioner", q="all")]),  # a value said in English
     (
-        "主卧窗帘开三十趴",
-        [cmd("打开", "主卧", "窗帘", "Blind"), cmd("设置位置=30%", "主卧", "窗帘", "Blind")],
+        "卧室窗帘开三十趴",
+        [cmd("打开", "卧室", "窗帘", "Blind"), cmd("设置位置=30%", "卧室", "窗帘", "Blind")],
     ),
     ("老伙计拔掉", [cmd("关闭", n="老伙计")]),  # unplug: off
     ("空调调高", [cmd("调高温度", n="空调", t="AirConditioner", q="all")]),  # an AC's setting: temperature
