@@ -116,6 +116,8 @@ CASES = [
         [cmd("打开", "卧室", "窗帘", "Blind"), cmd("设置位置=30%", "卧室", "窗帘", "Blind")],
     ),
     ("老伙计拔掉", [cmd("关闭", n="老伙计")]),  # unplug: off
+    ("音箱切下一首", [cmd("下一首", n="音箱", t="NetworkAudio", q="all")]),
+    ("卧室窗帘拉下来", [cmd("关闭", "卧室", "窗帘", "Blind")]),
     ("空调调高", [cmd("调高温度", n="空调", t="AirConditioner", q="all")]),  # an AC's setting: temperature
     ("把主灯关了好吗", [cmd("关闭", n="主灯", t="Light")]),  # a polite request, not a question
     ("谁把客厅主灯打开了", [cmd("查询状态", "客厅", "主灯", "Light")]),  # who: a question

@@ -147,7 +147,10 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     # Curtains and blinds: 拉开/升起 open them, 拉上/合上/放下/降下 close them.
     **_mapped(_Kind.ON, dict.fromkeys(("拉开", "升起", "升起来", "收起", "收起来"), ACTION_ON)),
     **_mapped(
-        _Kind.OFF, dict.fromkeys(("拉上", "合上", "放下", "放下来", "降下", "降下来", "关好"), ACTION_OFF)
+        _Kind.OFF,
+        dict.fromkeys(
+            ("拉上", "合上", "放下", "放下来", "降下", "降下来", "关好", "拉下", "拉下来"), ACTION_OFF
+        ),
     ),
     **_mapped(_Kind.LOCK, dict.fromkeys(("锁门", "上锁", "锁上", "锁好", "锁定", "反锁"), ACTION_LOCK)),
     **_mapped(_Kind.LOCK, dict.fromkeys(("开锁", "解锁", "解开门锁"), ACTION_UNLOCK)),
@@ -174,7 +177,15 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     **_words(_Kind.ATTR, "功率", "用电量", "耗电量", "漏水", "有人", "烟雾", "角度"),
     **_mapped(
         _Kind.ATTR,
-        {"遮光度": "遮光", "风量": "风速", "风力": "风速", "声音": "音量", "电池": "电量", "耗电": "耗电量"},
+        {
+            "遮光度": "遮光",
+            "风量": "风速",
+            "风力": "风速",
+            "风": "风速",
+            "声音": "音量",
+            "电池": "电量",
+            "耗电": "耗电量",
+        },
     ),
     **_mapped(_Kind.MODE, _MODES),
     **_mapped(_Kind.MODE, {f"{word}模式": action for word, action in _MODES.items()}),
@@ -189,6 +200,11 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     **_mapped(_Kind.CHANNEL, dict.fromkeys(("下一个频道", "下个频道", "下一台", "下一频道"), "下一个频道")),
     **_mapped(_Kind.CHANNEL, dict.fromkeys(("上一个频道", "上个频道", "上一台", "上一频道"), "上一个频道")),
     **_mapped(_Kind.CHANNEL, dict.fromkeys(("换台", "换个台", "换频道", "换个频道"), "换台")),
+    **_mapped(
+        _Kind.CHANNEL,
+        dict.fromkeys(("下一首", "下一曲", "切歌", "换一首", "换首歌", "切下一首", "放下一首"), "下一首"),
+    ),
+    **_mapped(_Kind.CHANNEL, dict.fromkeys(("上一首", "上一曲", "切上一首", "放上一首"), "上一首")),
     **_mapped(
         _Kind.PLAY, dict.fromkeys(("播放", "播放音乐", "放音乐", "放歌", "放首歌", "放点音乐"), ACTION_PLAY)
     ),
@@ -285,7 +301,7 @@ _VERB_KINDS = _SWITCH_KINDS | {_Kind.LOCK, _Kind.CHANNEL, _Kind.PLAY}
 _LOCK_PARTICLES = frozenset({"上", "好"})
 """门锁上/锁好: the particle after a lock word makes it the verb 锁定."""
 _PHRASE_KINDS = frozenset({_Kind.NAME, _Kind.TYPE, _Kind.OTHER})
-_VALUE_KINDS = frozenset({_Kind.OTHER, _Kind.TYPE})
+_VALUE_KINDS = frozenset({_Kind.OTHER, _Kind.TYPE, _Kind.ATTR})
 _SCENE = "Scene"
 """The category of 模式 and 场景: a word of it may end a mode said of a device (睡眠模式)."""
 """Tokens a setting's unknown value is made of (紫色, 睡眠模式)."""
