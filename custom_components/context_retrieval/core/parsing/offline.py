@@ -164,7 +164,7 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     ),
     **_words(_Kind.ADJUST, "调亮", "调暗", "调高", "调低", "调大", "调小"),
     **_mapped(_Kind.ADJUST, dict.fromkeys(("开大", "大一点", "大点", "大些", "大一些"), "调大")),
-    **_mapped(_Kind.ADJUST, dict.fromkeys(("开小", "小一点", "小点", "小些", "小一些"), "调小")),
+    **_mapped(_Kind.ADJUST, dict.fromkeys(("开小", "关小", "小一点", "小点", "小些", "小一些"), "调小")),
     **_mapped(_Kind.ADJUST, dict.fromkeys(("亮一点", "亮点", "亮一些", "亮些"), "调亮")),
     **_mapped(_Kind.ADJUST, dict.fromkeys(("暗一点", "暗点", "暗一些", "暗些"), "调暗")),
     **_mapped(_Kind.ADJUST, dict.fromkeys(("高一点", "高点", "升高", "提高", "调高点"), "调高")),
