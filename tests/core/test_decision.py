@@ -476,3 +476,14 @@ def test_an_adjustment_on_a_command_going_its_way_is_carried_out_though_worded_o
         meta={"kept_for_unfamiliar_action": 1},
     )
     assert decide([down], {fan.id: fan}, "清净机风小一点").outcome is Outcome.ASK
+
+
+def test_a_scene_said_with_a_word_inside_its_name_is_run_and_the_longest_said_wins():
+    run = CommandSpec(id="script.turn_on", description="开启脚本")
+    bedtime = Device(id="script.bed", name="豆豆睡觉", room="", category="Scene", commands=[run])
+    sleep = Device(id="scene.sleep", name="睡觉模式", room="", category="Scene", commands=[run])
+    home = {bedtime.id: bedtime, sleep.id: sleep}
+    unread = result(Command(a="UNKNOWN"), meta={"raw_text_reading": []})
+    decision = decide([unread], home, "豆豆要睡觉了")
+    assert [a.device_ids for a in decision.actions] == [("script.bed",)]
+    assert decide([unread], home, "豆豆今天不要那么早去睡觉了").outcome is Outcome.HAND_OFF

@@ -47,6 +47,10 @@ MIN_NAME_LENGTH = 2
 """Characters a name must have to find a set by (家 of 家里 is no name)."""
 MAX_SCENE_EXTRA = 3
 """Characters an utterance may say besides a scene's name for it to mean running it (执行早安)."""
+MAX_SCENE_INSERTED = 2
+"""Characters an utterance may put inside a scene's name (豆豆要睡觉了 for 豆豆睡觉)."""
+MIN_SPREAD_NAME = 3
+"""Characters a scene's name needs before words inside it are allowed."""
 MAX_READINGS = 3
 """Close candidates read for a question about one thing (客厅温度多少: the sensor and the air conditioner)."""
 MAX_OPTIONS = 5
@@ -422,21 +426,42 @@ def _scene_said_alone(result: RetrievalResult, devices: Mapping[str, Device], te
     if result.command.a != UNKNOWN_ACTION:
         return None
     said = compact(text)
-    named = {
-        device.id: device
-        for candidate in result.candidates
-        if (device := devices.get(candidate.entity_id)) is not None
-        and device.category == SCENE_CATEGORY
-        and any(name in said for name in _scene_names(device))
-    }
-    if len(named) != 1:
-        return None
-    (scene,) = named.values()
-    spoken = max((name for name in _scene_names(scene) if name in said), key=len)
+    named: dict[str, tuple[int, Device]] = {}
+    for device in devices.values():
+        if device.category == SCENE_CATEGORY:
+            length = max((len(n) for n in _scene_names(device) if _said_within(n, said)), default=0)
+            if length:
+                named[device.id] = (length, device)
+    ranked = sorted(named.values(), key=lambda found: -found[0])
+    if not ranked or (len(ranked) > 1 and ranked[1][0] == ranked[0][0]):
+        return None  # no scene said, or two said alike: 豆豆要睡觉了 is 豆豆睡觉, not 睡觉模式
+    scene = ranked[0][1]
+    spoken = max((name for name in _scene_names(scene) if _said_within(name, said)), key=len)
     if len(said) - len(spoken) > MAX_SCENE_EXTRA:
         return None  # 空气净化器切到睡眠模式, 明天早上七点叫我起床: more is said than the scene's name
     activate = next((c for c in scene.commands if not c.readable and not takes_argument(c)), None)
     return Action((scene.id,), activate) if activate is not None else None
+
+
+def _said_within(name: str, said: str) -> bool:
+    """Return True when ``said`` holds the name, or its characters in order with a word or two between.
+
+    豆豆要睡觉了 says 豆豆睡觉 (a script's name) with 要 inside; names shorter than three
+    characters must be said whole.
+    """
+    if name in said:
+        return True
+    if len(name) < MIN_SPREAD_NAME:
+        return False
+    for start in (i for i, char in enumerate(said) if char == name[0]):
+        position = start
+        for char in name[1:]:
+            position = said.find(char, position + 1)
+            if position < 0:
+                break
+        if position >= 0 and position - start + 1 - len(name) <= MAX_SCENE_INSERTED:
+            return True
+    return False
 
 
 def _scene_names(scene: Device) -> list[str]:
