@@ -33,6 +33,7 @@ from homeassistant.components import conversation
 from homeassistant.core import Context, HomeAssistant, ServiceCall, callback
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
+from custom_components.context_retrieval.agent_actions import STATE_AFTER
 from custom_components.context_retrieval.const import DOMAIN
 from custom_components.context_retrieval.entity_commands import DOMAIN_SPECS
 
@@ -117,17 +118,6 @@ class Recorder:
         _apply(call.hass, call)
 
 
-STATE_AFTER = {
-    "turn_on": "on",
-    "turn_off": "off",
-    "open_cover": "open",
-    "close_cover": "closed",
-    "lock": "locked",
-    "unlock": "unlocked",
-    "open_valve": "open",
-    "close_valve": "closed",
-}
-"""The state a service leaves an entity in (a later turn of the dialogue sees it)."""
 ATTRIBUTE_OF_FIELD = {
     "temperature": "temperature",
     "percentage": "percentage",
@@ -151,7 +141,7 @@ def _apply(hass: HomeAssistant, call: ServiceCall) -> None:
         state = hass.states.get(entity_id)
         if state is None:
             continue
-        value = STATE_AFTER.get(call.service, state.state)
+        value = str(STATE_AFTER.get(call.service, state.state))
         attributes = dict(state.attributes)
         for key, attribute in ATTRIBUTE_OF_FIELD.items():
             if key in call.data:

@@ -143,9 +143,9 @@ def _turns(made: list[tuple[str, str, str, str, str | None]], count: int) -> lis
     return turns
 
 
-async def _instance(hass: HomeAssistant, api_id: str, text: str) -> tuple[llm.APIInstance, float]:
-    """Build an API's instance the way an agent does, inside the turn's chat log; return it and its ms."""
-    user_input = ConversationInput(
+def _user_input(text: str) -> ConversationInput:
+    """Return a turn's input to a conversation agent, as a user would say ``text``."""
+    return ConversationInput(
         text=text,
         context=Context(),
         conversation_id=None,
@@ -154,6 +154,11 @@ async def _instance(hass: HomeAssistant, api_id: str, text: str) -> tuple[llm.AP
         language="zh-Hans",
         agent_id="conversation.bench",
     )
+
+
+async def _instance(hass: HomeAssistant, api_id: str, text: str) -> tuple[llm.APIInstance, float]:
+    """Build an API's instance the way an agent does, inside the turn's chat log; return it and its ms."""
+    user_input = _user_input(text)
     with (
         chat_session.async_get_chat_session(hass) as session,
         async_get_chat_log(hass, session, user_input) as _,
@@ -169,15 +174,7 @@ async def _our_turn(hass: HomeAssistant, entry: MockConfigEntry, text: str) -> t
     As the Context Retrieval agent does: retrieve, remember the turn's request, and give the
     delegate the API's static prompt with the request's devices at its end.
     """
-    user_input = ConversationInput(
-        text=text,
-        context=Context(),
-        conversation_id=None,
-        device_id=None,
-        satellite_id=None,
-        language="zh-Hans",
-        agent_id="conversation.bench",
-    )
+    user_input = _user_input(text)
     data = entry.runtime_data
     with (
         chat_session.async_get_chat_session(hass) as session,
