@@ -255,13 +255,18 @@ async def test_an_agent_with_a_whole_home_api_selected_too_raises_a_repair_issue
     issue = ir.async_get(home).async_get_issue(DOMAIN, ASSIST_ALSO_SELECTED)
     assert issue is not None
     assert issue.translation_placeholders == {"agents": "Ollama Conversation"}
+    await select_only_our_api(home, agent_entry)
+    await converse(home, "打开厨房灯", agent_id=AGENT)
+    assert ir.async_get(home).async_get_issue(DOMAIN, ASSIST_ALSO_SELECTED) is None
+
+
+async def select_only_our_api(home: HomeAssistant, agent_entry) -> None:
+    """Give the LLM agent's conversation subentry the Context Retrieval API alone, as its owner would."""
     subentry = next(iter(agent_entry.subentries.values()))
     home.config_entries.async_update_subentry(
         agent_entry, subentry, data={**subentry.data, "llm_hass_api": [API_ID]}
     )
     await home.async_block_till_done()
-    await converse(home, "打开厨房灯", agent_id=AGENT)
-    assert ir.async_get(home).async_get_issue(DOMAIN, ASSIST_ALSO_SELECTED) is None
 
 
 class WholeHomeAPI(llm.API):
@@ -339,10 +344,6 @@ async def test_a_delegate_without_the_api_raises_a_repair_issue(loaded_entry, ho
     issue = ir.async_get(home).async_get_issue(DOMAIN, DELEGATE_WITHOUT_API)
     assert issue is not None
     assert issue.translation_placeholders == {"agent": "Ollama Conversation"}
-    subentry = next(iter(agent_entry.subentries.values()))
-    home.config_entries.async_update_subentry(
-        agent_entry, subentry, data={**subentry.data, "llm_hass_api": [API_ID]}
-    )
-    await home.async_block_till_done()
+    await select_only_our_api(home, agent_entry)
     await converse(home, "打开厨房灯")
     assert ir.async_get(home).async_get_issue(DOMAIN, DELEGATE_WITHOUT_API) is None

@@ -426,17 +426,16 @@ def _scene_said_alone(result: RetrievalResult, devices: Mapping[str, Device], te
     if result.command.a != UNKNOWN_ACTION:
         return None
     said = compact(text)
-    named: dict[str, tuple[int, Device]] = {}
+    named: list[tuple[str, Device]] = []
     for device in devices.values():
         if device.category == SCENE_CATEGORY:
-            length = max((len(n) for n in _scene_names(device) if _said_within(n, said)), default=0)
-            if length:
-                named[device.id] = (length, device)
-    ranked = sorted(named.values(), key=lambda found: -found[0])
-    if not ranked or (len(ranked) > 1 and ranked[1][0] == ranked[0][0]):
+            spoken = max((n for n in _scene_names(device) if _said_within(n, said)), key=len, default="")
+            if spoken:
+                named.append((spoken, device))
+    named.sort(key=lambda found: -len(found[0]))
+    if not named or (len(named) > 1 and len(named[1][0]) == len(named[0][0])):
         return None  # no scene said, or two said alike: 豆豆要睡觉了 is 豆豆睡觉, not 睡觉模式
-    scene = ranked[0][1]
-    spoken = max((name for name in _scene_names(scene) if _said_within(name, said)), key=len)
+    spoken, scene = named[0]
     if len(said) - len(spoken) > MAX_SCENE_EXTRA:
         return None  # 空气净化器切到睡眠模式, 明天早上七点叫我起床: more is said than the scene's name
     activate = next((c for c in scene.commands if not c.readable and not takes_argument(c)), None)

@@ -145,15 +145,15 @@ def is_type_word(name_hint: str | None) -> bool:
 
 
 def is_apart(word: str, category: str, names: Iterable[str], kind: str = "") -> bool:
-    """Return True when a device of ``category`` called ``names`` is not what ``word`` means.
+    """Return True when a device of ``category`` called ``names`` (compacted) is not what ``word`` means.
 
     所有风扇 is not the 油烟机, but 所有遮阳 takes the 遮阳篷: the word said must be no part of
     the thing set apart. A device whose class is called by the word (a skylight of class 窗户
     for 所有窗户) is always meant.
     """
     entry = DEVICE_WORDS.get(category)
-    said = compact(word)
-    if entry is None or (kind and said in compact(kind)):
+    said, kind = compact(word), compact(kind)
+    if entry is None or (kind and said in kind):
         return False
-    called = [compact(name) for name in (*names, kind) if name]
+    called = [name for name in (*names, kind) if name]
     return any(thing in name and said not in thing for thing in entry.apart for name in called)

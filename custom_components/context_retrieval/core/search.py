@@ -308,9 +308,9 @@ class CommandSearch:
         Unchanged when that would leave nothing: then the word can only mean those.
         """
         kept = gated.copy()
+        names, devices = self.index.keywords.names, self.index.devices
         for position in np.flatnonzero(gated):
-            device = self.index.devices[int(position)]
-            if is_apart(word, category, (device.name, *device.aliases), device.kind):
+            if is_apart(word, category, names[position], devices[position].kind):
                 kept[position] = False
         return kept if kept.any() else gated
 
@@ -609,8 +609,7 @@ class CommandSearch:
         left = set(pool.tolist())
         unmatched = []
         for name in self.ir.exclude_names:
-            word = compact(name)
-            called = {p for p in left if any(n.endswith(word) for n in self._names_of(p))}
+            called = self.index.keywords.ending_in(compact(name)) & left
             if not called:
                 unmatched.append(name)
             left -= called
@@ -618,11 +617,6 @@ class CommandSearch:
             self.meta["exclusion_unmatched"] = unmatched
         self.meta["excluded_by_name"] = len(pool) - len(left)
         return np.array(sorted(left), dtype=np.int64)
-
-    def _names_of(self, position: int) -> list[str]:
-        """Return a device's name and aliases, compacted."""
-        device = self.index.devices[position]
-        return [compact(name) for name in (device.name, *device.aliases) if name]
 
     def _targets_result(
         self, command: Command, positions: list[int], reasons: list[str], category: str | None = None
