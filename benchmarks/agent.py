@@ -298,8 +298,11 @@ class AgentFigures:
         )
 
 
-def agent_section(*, sealed: bool = True, failures: bool = False) -> str:
-    """Run the sets; return the table (and the held-out set's misses when asked) as Markdown."""
+def agent_section(*, sealed: bool = True, failures: bool = False, only: tuple[str, ...] = ()) -> str:
+    """Run the sets (``only`` those named); return the table (and the misses when asked) as Markdown.
+
+    The misses listed are agent_d's, or those of every set named in ``only``.
+    """
     lines = [
         "## The offline conversation agent (held-out dialogues)",
         "",
@@ -307,10 +310,12 @@ def agent_section(*, sealed: bool = True, failures: bool = False) -> str:
         "unclear commands | calls on questions, asks, other |",
         "|---|---|---|---|---|---|",
     ]
-    held_out: list[TurnOutcome] = []
+    missed: dict[str, list[TurnOutcome]] = {}
     worse: list[str] = []
     sets = [(name, title) for name, title in SETS if (DATA / name).is_dir()]
     sets += [(SEALED, "agent_e (sealed)")] if sealed else []
+    if only:
+        sets = [(name, title) for name, title in sets if name in only]
     for name, title in sets:
         outcomes = asyncio.run(_async_run_set(DATA / name))
         theirs = asyncio.run(_async_run_set(DATA / name, HOME_ASSISTANT_AGENT))
@@ -318,12 +323,12 @@ def agent_section(*, sealed: bool = True, failures: bool = False) -> str:
         lines.append(AgentFigures.of(theirs).row(f"{name}, Home Assistant's own agent alone"))
         lost = [o for o, t in zip(outcomes, theirs, strict=True) if t.acted and not o.acted]
         worse.append(f"{name}: {len(lost)} turns Home Assistant's agent alone carries out and ours does not")
-        if name == HELD_OUT:
-            held_out = outcomes
+        if name in (only or (HELD_OUT,)):
+            missed[name] = outcomes
     lines += ["", *worse]
-    if failures:
-        lines += ["", "### agent_d (tuned on): wrong actions and clear commands not acted on", ""]
-        misses = [o for o in held_out if o.wrong or (o.expected == "act" and o.clear and not o.acted)]
+    for name, outcomes in missed.items() if failures else ():
+        lines += ["", f"### {name}: wrong actions and clear commands not acted on", ""]
+        misses = [o for o in outcomes if o.wrong or (o.expected == "act" and o.clear and not o.acted)]
         lines += [
             f"- {o.dialogue} [{o.kind}] {o.text} → {'WRONG ' if o.wrong else ''}"
             f"{sorted(o.calls) or 'no call'}; said: {o.speech}"
@@ -337,10 +342,11 @@ def agent_section(*, sealed: bool = True, failures: bool = False) -> str:
 def main() -> None:
     """Print the section: ``python -m benchmarks.agent [--failures]``."""
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--failures", action="store_true", help="list agent_d's misses")
+    parser.add_argument("--failures", action="store_true", help="list the misses (agent_d's, or the sets named)")
+    parser.add_argument("sets", nargs="*", help="run only these sets (agent_h ...)")
     parser.add_argument("--held-out-only", action="store_true", help="leave the sealed set unmeasured")
     args = parser.parse_args()
-    print(agent_section(sealed=not args.held_out_only, failures=args.failures))
+    print(agent_section(sealed=not args.held_out_only, failures=args.failures, only=tuple(args.sets)))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,76 @@
+"""Explain what the offline agent makes of utterances on a labelled home: parse, candidates, decision, reply.
+
+``python -m benchmarks.explain agent_h 打開細路房抽濕機 熄咗佢`` runs the utterances in one
+conversation on that set's home (offline, no delegate) and prints, per turn, the parsed
+commands, the top candidates with their reasons, the hint, the engine's meta, the calls the
+agent made and what it said. For reading a set's misses once it is tuned on; never on a
+held-out or sealed set.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+
+import yaml
+from homeassistant.components import conversation
+from homeassistant.core import Context
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+
+from custom_components.context_retrieval.const import DOMAIN
+from custom_components.context_retrieval.retrieval import async_run_retrieval
+
+from .agent import DATA, Recorder, _as_call
+from .hass_instance import test_home_assistant
+from .labelled_homes import async_create_layout
+
+MAX_CANDIDATES = 4
+
+
+async def _async_explain(set_name: str, utterances: list[str]) -> None:
+    layout = yaml.safe_load((DATA / set_name / "ha" / "home.yaml").read_text(encoding="utf-8"))
+    async with test_home_assistant() as hass:
+        await async_create_layout(hass, layout)
+        recorder = Recorder()
+        recorder.register(hass)
+        entry = MockConfigEntry(domain=DOMAIN, title="Context Retrieval", options={})
+        entry.add_to_hass(hass)
+        await hass.config_entries.async_setup(entry.entry_id)
+        await hass.async_block_till_done()
+        conversation_id = "explain"
+        for text in utterances:
+            retrieval = await async_run_retrieval(
+                entry.runtime_data, text, conversation_id=f"{conversation_id}-preview", offline=True
+            )
+            print(f"\n>>> {text}")
+            for result in retrieval.results:
+                command = result.command
+                print(f"  command a={command.a} s={command.s} n={command.n} t={command.t} q={command.q} c={command.c} x={command.x}")
+                print(f"  hint={result.hint} meta={ {k: v for k, v in result.meta.items() if k != 'timings_ms'} }")
+                for candidate in result.candidates[:MAX_CANDIDATES]:
+                    print(
+                        f"    {candidate.entity_id} {candidate.capability_id} {candidate.total_score:.3f} "
+                        f"{list(candidate.reasons)}"
+                    )
+            recorder.calls.clear()
+            reply = await conversation.async_converse(
+                hass, text, conversation_id, Context(), language="zh-Hans", agent_id="conversation.context_retrieval"
+            )
+            await hass.async_block_till_done()
+            # The preview ran in a conversation of its own: the agent's keeps the dialogue's memory.
+            print(f"  calls: {[_as_call(call) for call in recorder.calls]}")
+            print(f"  said: {reply.response.speech.get('plain', {}).get('speech', '')}")
+        await hass.async_stop(force=True)
+
+
+def main() -> None:
+    """Run ``python -m benchmarks.explain SET UTTERANCE...``."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("set", help="a set under benchmarks/data (agent_h)")
+    parser.add_argument("utterances", nargs="+", help="turns of one conversation")
+    args = parser.parse_args()
+    asyncio.run(_async_explain(args.set, args.utterances))
+
+
+if __name__ == "__main__":
+    main()
