@@ -344,7 +344,9 @@ def agent_section(*, sealed: bool = True, failures: bool = False, only: tuple[st
 def main() -> None:
     """Print the section: ``python -m benchmarks.agent [--failures]``."""
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--failures", action="store_true", help="list the misses (agent_d's, or the sets named)")
+    parser.add_argument(
+        "--failures", action="store_true", help="list the misses (agent_d's, or the sets named)"
+    )
     parser.add_argument("sets", nargs="*", help="run only these sets (agent_h ...)")
     parser.add_argument("--held-out-only", action="store_true", help="leave the sealed set unmeasured")
     args = parser.parse_args()

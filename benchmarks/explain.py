@@ -20,7 +20,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from custom_components.context_retrieval.const import DOMAIN
 from custom_components.context_retrieval.retrieval import async_run_retrieval
 
-from .agent import DATA, Recorder, _as_call
+from .agent import AGENT, DATA, Recorder, _as_call
 from .hass_instance import test_home_assistant
 from .labelled_homes import async_create_layout
 
@@ -44,9 +44,9 @@ async def _async_explain(set_name: str, utterances: list[str]) -> None:
             )
             print(f"\n>>> {text}")
             for result in retrieval.results:
-                command = result.command
-                print(f"  command a={command.a} s={command.s} n={command.n} t={command.t} q={command.q} c={command.c} x={command.x}")
-                print(f"  hint={result.hint} meta={ {k: v for k, v in result.meta.items() if k != 'timings_ms'} }")
+                print(f"  command {result.command.to_dict()}")
+                meta = {key: value for key, value in result.meta.items() if key != "timings_ms"}
+                print(f"  hint={result.hint} meta={meta}")
                 for candidate in result.candidates[:MAX_CANDIDATES]:
                     print(
                         f"    {candidate.entity_id} {candidate.capability_id} {candidate.total_score:.3f} "
@@ -54,7 +54,12 @@ async def _async_explain(set_name: str, utterances: list[str]) -> None:
                     )
             recorder.calls.clear()
             reply = await conversation.async_converse(
-                hass, text, conversation_id, Context(), language="zh-Hans", agent_id="conversation.context_retrieval"
+                hass,
+                text,
+                conversation_id,
+                Context(),
+                language="zh-Hans",
+                agent_id=AGENT,
             )
             await hass.async_block_till_done()
             # The preview ran in a conversation of its own: the agent's keeps the dialogue's memory.

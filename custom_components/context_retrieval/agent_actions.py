@@ -165,6 +165,7 @@ def _decision(
         return current_value(hass.states.get(device_id), command.id)
 
     devices = retrieval.home.by_id
+    text = retrieval.home.index.home_words.separate(text)  # as retrieval read it (开细路房: 开 细路房)
     decision = decide(retrieval.results, devices, text, current)
     asked = data.choices.get(conversation_id)
     data.choices.forget(conversation_id)

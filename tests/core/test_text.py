@@ -3,6 +3,7 @@
 import pytest
 
 from custom_components.context_retrieval.core.text import (
+    HomeWords,
     VariantsError,
     WordFolding,
     char_ngrams,
@@ -70,3 +71,17 @@ def test_words_of_other_varieties_fold_to_mandarin():
 def test_a_malformed_variants_table_is_refused(raw):
     with pytest.raises(VariantsError):
         WordFolding.from_sections(raw)
+
+
+def test_no_variant_word_is_folded_across_a_home_word():
+    """Cantonese 开细 (turn down) over the start of the room 细路房 leaves the room whole."""
+    home = HomeWords.build(["細路房", "細路房抽濕機", "冷氣", "灯"])
+
+    spoken = home.separate("開細路房抽濕機")
+
+    assert compact(spoken) == "开细路房除湿机"  # inside a home word, as its name folds
+    assert compact("開細路房抽濕機") == "开小路房除湿机"  # without the home's words
+    assert compact(home.separate("開細啲")) == "开小的"  # no home word there: folded
+    assert compact(home.separate("着冷氣")) == "开空调"  # a variant holding a whole home word
+    assert home.separate(spoken) == spoken
+    assert HomeWords.build([]).separate("開細") == "开细"

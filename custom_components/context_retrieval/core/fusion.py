@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from .parsing.offline import EXTREME_VALUES
-from .text import has_han, has_latin
+from .text import has_han, has_latin, unified
 
 if TYPE_CHECKING:
     import numpy as np
@@ -161,9 +161,9 @@ def vector_query_for(ir: QueryIR) -> VectorQuery:
     if _is_question(text):
         # 查询状态 names no attribute; the utterance (门关了没, 几度) says which one, once the
         # device's own name and rooms are out of it (烟雾报警器 would pull towards 烟雾).
-        said = _clause_about(ir.raw, ir.name_hint)
+        said = _clause_about(unified(ir.raw), unified(ir.name_hint or ""))
         for word in (ir.name_hint, *ir.scope_include):
-            said = said.replace(word, " ") if word else said
+            said = said.replace(unified(word), " ") if word else said
         return VectorQuery(f"{_QUESTION_WORDS.sub('', text)} {said}".strip(), None, is_question=True)
     specific = _SET_VERBS.sub("", _NUMBER_WITH_UNIT.sub("", text)).strip()
     return VectorQuery(specific if has_han(specific) else text, None, value=ActionValue.parse(action))

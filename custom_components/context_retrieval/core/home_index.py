@@ -14,6 +14,7 @@ from .parsing import OfflineParser, build_system_prompt
 from .pronunciation import SoundIndex
 from .scope import RoomTable
 from .spec import SpecIndex, build_command_document, build_fallback_document
+from .text import HomeWords
 from .vector import CommandVectorIndex
 
 if TYPE_CHECKING:
@@ -48,6 +49,8 @@ class HomeIndex:
     """Rooms and device names and aliases by sound, for a whole utterance."""
     slot_sounds: SoundIndex
     """Those and the type words of the home's categories, for a parsed room or name."""
+    home_words: HomeWords
+    """Rooms and device names and aliases, which no variant word is folded across (开细路房)."""
 
     def covers(self, devices: Sequence[Device]) -> bool:
         """Return True when this index was built for exactly these device ids, in order."""
@@ -118,6 +121,7 @@ def build_home_index(
         offline_parser=OfflineParser.build(room_names, device_names, categories=present),
         room_sounds=SoundIndex.build(room_names),
         word_sounds=SoundIndex.build([*room_names, *device_names]),
+        home_words=HomeWords.build([*room_names, *device_names]),
         slot_sounds=SoundIndex.build(
             [
                 *room_names,

@@ -96,6 +96,7 @@ def retrieve(  # noqa: PLR0913 - the public signature is fixed by the contract
     index = _index_for(devices, vector_searcher)
     started = perf_counter()
     commands, parse_meta = _parse(text, llm, index)
+    text = index.home_words.separate(text)
     if len(commands) > MAX_COMMANDS:
         # A pasted paragraph must not keep the caller (Home Assistant's event loop) busy.
         parse_meta["commands_dropped"] = len(commands) - MAX_COMMANDS
@@ -142,6 +143,7 @@ def _parse(text: str, llm: LLMClient | None, index: HomeIndex) -> tuple[list[Com
     if not text.strip():
         return [UNKNOWN_COMMAND], {"parse": "empty"}
     if llm is None:
+        text = index.home_words.separate(text)
         # Rooms and device names heard wrong (除房 for 厨房) would mislead the parser (除 as 除了);
         # type words, which sound like everyday words (遮阳, 这样), are read in the slots instead.
         heard, respelled = index.word_sounds.respell(text)

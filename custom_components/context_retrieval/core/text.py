@@ -8,8 +8,12 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from importlib import resources
+from typing import TYPE_CHECKING
 
 import yaml
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 _BRACKETS = str.maketrans(
     {"【": "(", "】": ")", "「": "(", "」": ")", "〔": "(", "〕": ")", "[": "(", "]": ")", "{": "(", "}": ")"}
@@ -75,6 +79,10 @@ class WordFolding:
             return text
         return self.pattern.sub(lambda match: self.words[match.group(0)], text)
 
+    def spans(self, text: str) -> list[tuple[int, int]]:
+        """Return where the words of the table are in ``text`` (leftmost, longest)."""
+        return [] if self.pattern is None else [match.span() for match in self.pattern.finditer(text)]
+
 
 @functools.cache
 def _variants() -> WordFolding:
@@ -83,15 +91,71 @@ def _variants() -> WordFolding:
     return WordFolding.from_sections(yaml.safe_load(path.read_text(encoding="utf-8")) or {})
 
 
+def unified(text: str) -> str:
+    """Return ``text`` with width, case, brackets, dashes, whitespace and Traditional characters unified."""
+    text = unicodedata.normalize("NFKC", text).translate(_BRACKETS).translate(_simplified())
+    return _SPACES.sub(" ", _DASHES.sub("-", text)).strip().lower()
+
+
 def normalize(text: str) -> str:
-    """Return ``text`` with width, case, brackets, dashes, whitespace and characters unified.
+    """Return ``text`` unified, with the words of other varieties and languages folded.
 
     Traditional characters become Simplified, and the words of other varieties and languages
     (熄, 冷气, living room) the Mandarin words the engine reads.
     """
-    text = unicodedata.normalize("NFKC", text).translate(_BRACKETS).translate(_simplified())
-    text = _SPACES.sub(" ", _DASHES.sub("-", text)).strip().lower()
-    return _SPACES.sub(" ", _variants().fold(text)).strip()
+    return _SPACES.sub(" ", _variants().fold(unified(text))).strip()
+
+
+MIN_HOME_WORD = 2
+"""Characters a home word needs to be kept whole (灯 alone is no name)."""
+
+
+@dataclass(frozen=True, slots=True)
+class HomeWords:
+    """The words a home calls its rooms and devices: no variant word is folded across their edges.
+
+    开细路房抽湿机 holds Cantonese 开细 (turn down) over the start of the room 细路房; folded, the
+    room would be lost. ``separate`` puts a space at such an edge, which every later fold
+    respects (no variant word holds a space there) and ``compact`` removes.
+    """
+
+    pattern: re.Pattern[str] | None
+
+    @classmethod
+    def build(cls, words: Iterable[str]) -> HomeWords:
+        """Return the home words of ``words`` (names, aliases, rooms, floors; one character is no word)."""
+        keys = {unified(word) for word in words}
+        keys = {key for key in keys if len(key.replace(" ", "")) >= MIN_HOME_WORD}
+        if not keys:
+            return cls(None)
+        alternatives = [
+            rf"(?<![a-z]){re.escape(key)}(?![a-z])" if _LATIN.search(key) else re.escape(key)
+            for key in sorted(keys, key=len, reverse=True)
+        ]
+        return cls(re.compile("|".join(alternatives)))
+
+    def separate(self, text: str) -> str:
+        """Return ``text`` unified, with a space where a variant word would cut a home word."""
+        text = unified(text)
+        if self.pattern is None:
+            return text
+        for _ in range(len(text)):
+            cut = self._first_cut(text)
+            if cut is None:
+                break
+            text = f"{text[:cut]} {text[cut:]}"
+        return text
+
+    def _first_cut(self, text: str) -> int | None:
+        """Return the edge of a home word that a variant word crosses, or None."""
+        homes = [match.span() for match in self.pattern.finditer(text)] if self.pattern else []
+        for start, end in _variants().spans(text):
+            for home_start, home_end in homes:
+                if start < home_start < end < home_end:
+                    return home_start
+                if home_start < start < home_end < end:
+                    return home_end
+        return None
 
 
 def compact(text: str) -> str:

@@ -267,6 +267,27 @@ def test_longest_room_wins() -> None:
     assert command.s == "主卧室"
 
 
+@pytest.mark.parametrize(
+    ("text", "rooms", "names", "expected"),
+    [
+        pytest.param(
+            "开大房盏灯", ["大房"], [], cmd("打开", "大房", "灯", "Light", "all"), id="verb-before-room"
+        ),
+        pytest.param("开大门锁", ["玄关"], ["大门锁"], cmd("打开", n="大门锁", t="SmartLock"), id="verb-before-name"),
+        pytest.param(
+            "关灯带", ["客厅"], ["灯带"], cmd("关闭", n="灯带", t="Light"), id="verb-and-type-before-name"
+        ),
+    ],
+)
+def test_a_word_never_cuts_into_a_room_or_name(
+    text: str, rooms: list[str], names: list[str], expected: dict
+) -> None:
+    """开大 (turn up) and 关灯 are words, but not where they would take the start of 大房 or 灯带."""
+    [command] = parse_offline(text, rooms, names)
+
+    assert command.to_dict() == expected
+
+
 def test_rooms_are_returned_as_configured() -> None:
     [command] = parse_offline("打开 living room 的灯", [" Living Room "])
 

@@ -603,20 +603,44 @@ class _RoomKeys:
 
 
 def _tokenize(text: str, lexicon: OfflineParser) -> list[_Token]:
-    """Return the leftmost-longest tokens of compacted ``text``; unknown characters are ``OTHER``."""
+    """Return the leftmost-longest tokens of compacted ``text``; unknown characters are ``OTHER``.
+
+    A word of the lexicon never cuts into a room or a device name of the home: 开大房盏灯 is
+    开 and the room 大房, not 开大 (turn up) and 房.
+    """
     tokens: list[_Token] = []
     position = 0
     while position < len(text):
         token = _token_at(text, position, lexicon)
+        if token.kind not in _HOME_KINDS and (edge := _home_word_cut(text, position, token, lexicon)):
+            token = _token_at(text, position, lexicon, longest=edge - position)
         tokens.append(token)
         position += len(token.text)
     return _reclassify(tokens)
 
 
-def _token_at(text: str, position: int, lexicon: OfflineParser) -> _Token:
-    """Return the longest token starting at ``position`` (numbers win ties)."""
+_HOME_KINDS = frozenset({_Kind.ROOM, _Kind.NAME})
+
+
+def _home_word_cut(text: str, position: int, token: _Token, lexicon: OfflineParser) -> int | None:
+    """Return where a room or name starts inside ``token`` and runs past its end, or None."""
+    end = position + len(token.text)
+    for start in range(position + 1, end):
+        for length in lexicon.lengths:
+            if start + length <= end or start + length > len(text):
+                continue
+            entry = lexicon.words.get(text[start : start + length])
+            if entry is not None and entry[0] in _HOME_KINDS:
+                return start
+    return None
+
+
+def _token_at(text: str, position: int, lexicon: OfflineParser, longest: int | None = None) -> _Token:
+    """Return the longest token starting at ``position`` (numbers win ties), at most ``longest`` long."""
     best = _number_at(text, position)
-    remaining = len(text) - position
+    if best is not None and longest is not None and len(best.text) > longest:
+        best = None
+    remaining = len(text) - position if longest is None else min(longest, len(text) - position)
     for length in lexicon.lengths:
         if length > remaining:
             continue
