@@ -148,6 +148,15 @@ TARGET = CommandSpec(
         ("调高温度=2C", TARGET, None, None, ArgumentProblem.MISSING),  # nothing to move from: ask
         ("调大音量", VOLUME, 0.3, 0.4, None),
         ("调高温度=2%", TARGET, 26, None, ArgumentProblem.UNKNOWN_VALUE),
+        # 叶片再关一点: a command that closes all the way is no step
+        (
+            "调小叶片",
+            CommandSpec(id="cover.close_cover_tilt", description="合上叶片"),
+            50,
+            None,
+            ArgumentProblem.MISSING,
+        ),
+        ("调大音量", CommandSpec(id="media_player.volume_up", description="调大音量"), None, None, None),
     ],
 )
 def test_an_adjustment_moves_the_value(action, spec, current, value, problem):
@@ -223,6 +232,7 @@ def test_a_whole_home_set_the_user_did_not_ask_for_asks_for_the_room():
     assert asked.reason is AskReason.WHICH_ROOM
     assert asked.options == ("公卫", "客厅")  # the room with most of the set first
     assert decide([found], DEVICES, "打开所有的灯").outcome is Outcome.ACT
+    assert decide([found], DEVICES, "開晒啲燈").outcome is Outcome.ACT  # Cantonese 开晒: 全部打开
 
 
 def test_a_value_said_that_no_action_carries_is_asked_about():

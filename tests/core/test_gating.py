@@ -89,6 +89,12 @@ def test_a_device_class_called_by_the_word_is_meant():
     assert not is_apart("窗户", "Blind", ("天窗",), kind="窗户")
 
 
+def test_a_device_one_of_whose_names_holds_the_word_is_meant():
+    """A Dyson its maker calls a purifier, which the family calls Dyson风扇, is one of 所有风扇."""
+    assert is_apart("风扇", "Fan", ("dyson", "dyson净化器"))
+    assert not is_apart("风扇", "Fan", ("dyson", "dyson风扇", "dyson净化器"))
+
+
 def test_each_category_has_its_usual_word_first():
     assert CATEGORY_WORDS["Light"] == "灯"
     assert CATEGORY_WORDS["Blind"] == "窗帘"

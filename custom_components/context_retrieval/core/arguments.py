@@ -62,6 +62,9 @@ def command_argument(action: str, command: CommandSpec, current: float | None = 
     if direction is not None and command.value_range and not command.value_list:
         return _relative_value(direction, said, command, current)
     if not takes_argument(command):
+        if direction is not None and relative_direction(command.description) is None:
+            # 叶片再关一点 answered by 合上叶片: a command that goes all the way is no step
+            return Argument(problem=ArgumentProblem.MISSING)
         return Argument(problem=ArgumentProblem.UNEXPECTED) if said is not None else Argument()
     if command.value_list:
         return _listed_value(action, command.value_list)

@@ -412,7 +412,7 @@ def _set_guessed(result: RetrievalResult, top: Candidate, devices: Mapping[str, 
     rooms_left_out = any(part.startswith("!") for part in command.s.split(","))
     if command.q == Quantifier.EXCEPT and not command.x and not rooms_left_out:
         return True
-    return "unsupported_targets" in result.meta and not any(word in text for word in ALL_WORDS)
+    return "unsupported_targets" in result.meta and not _says_all(text)
 
 
 def _opposite(action: str, command: CommandSpec) -> bool:
@@ -773,8 +773,14 @@ def _whole_home_unasked(result: RetrievalResult, top: Candidate, text: str) -> b
         top.entity_kind == "group"
         and command.q == Quantifier.ALL
         and command.s == ANY_ROOM
-        and not any(word in text for word in ALL_WORDS)
+        and not _says_all(text)
     )
+
+
+def _says_all(text: str) -> bool:
+    """Return True when the utterance has an all-word, in any variety (所有, Cantonese 闩晒: 全部关掉)."""
+    said = compact(text)
+    return any(word in said for word in ALL_WORDS)
 
 
 def _action(  # noqa: PLR0913 - the command, its targets and where to put the result

@@ -149,11 +149,12 @@ def is_apart(word: str, category: str, names: Iterable[str], kind: str = "") -> 
 
     所有风扇 is not the 油烟机, but 所有遮阳 takes the 遮阳篷: the word said must be no part of
     the thing set apart. A device whose class is called by the word (a skylight of class 窗户
-    for 所有窗户) is always meant.
+    for 所有窗户), or one of whose names holds the word (a Dyson purifier also called Dyson风扇
+    for 所有风扇), is always meant.
     """
     entry = DEVICE_WORDS.get(category)
     said, kind = compact(word), compact(kind)
-    if entry is None or (kind and said in kind):
-        return False
     called = [name for name in (*names, kind) if name]
+    if entry is None or any(said in name for name in called):
+        return False
     return any(thing in name and said not in thing for thing in entry.apart for name in called)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -14,7 +15,7 @@ from .parsing import OfflineParser, build_system_prompt
 from .pronunciation import SoundIndex
 from .scope import RoomTable
 from .spec import SpecIndex, build_command_document, build_fallback_document
-from .text import HomeWords
+from .text import HomeWords, compact
 from .vector import CommandVectorIndex
 
 if TYPE_CHECKING:
@@ -118,7 +119,9 @@ def build_home_index(
         room_names=room_names,
         device_names=device_names,
         system_prompt=build_system_prompt(room_names, present),
-        offline_parser=OfflineParser.build(room_names, device_names, categories=present),
+        offline_parser=OfflineParser.build(
+            room_names, device_names, categories=present, sole_names=_sole_names(devices)
+        ),
         room_sounds=SoundIndex.build(room_names),
         word_sounds=SoundIndex.build([*room_names, *device_names]),
         home_words=HomeWords.build([*room_names, *device_names]),
@@ -130,6 +133,14 @@ def build_home_index(
             ]
         ),
     )
+
+
+def _sole_names(devices: Sequence[Device]) -> list[str]:
+    """Return the names and aliases (compacted) that each call exactly one device."""
+    counts = Counter(
+        name for device in devices for name in {compact(n) for n in (device.name, *device.aliases) if n}
+    )
+    return [name for name, count in counts.items() if count == 1]
 
 
 def _category_masks(devices: Sequence[Device]) -> dict[str, np.ndarray]:

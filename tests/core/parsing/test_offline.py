@@ -273,7 +273,9 @@ def test_longest_room_wins() -> None:
         pytest.param(
             "开大房盏灯", ["大房"], [], cmd("打开", "大房", "灯", "Light", "all"), id="verb-before-room"
         ),
-        pytest.param("开大门锁", ["玄关"], ["大门锁"], cmd("打开", n="大门锁", t="SmartLock"), id="verb-before-name"),
+        pytest.param(
+            "开大门锁", ["玄关"], ["大门锁"], cmd("打开", n="大门锁", t="SmartLock"), id="verb-before-name"
+        ),
         pytest.param(
             "关灯带", ["客厅"], ["灯带"], cmd("关闭", n="灯带", t="Light"), id="verb-and-type-before-name"
         ),
@@ -286,6 +288,32 @@ def test_a_word_never_cuts_into_a_room_or_name(
     [command] = parse_offline(text, rooms, names)
 
     assert command.to_dict() == expected
+
+
+def test_a_type_word_that_is_one_devices_own_name_is_that_device() -> None:
+    """电视 is the living-room TV's alias: said alone, it is that TV, not every TV."""
+    rooms, names = ["客厅", "主卧"], ["客厅电视", "电视", "主卧电视"]
+
+    [sole] = OfflineParser.build(rooms, names, sole_names=["电视"]).parse("电视大声一点")
+    [every] = OfflineParser.build(rooms, names).parse("电视大声一点")
+
+    assert (sole.n, sole.q) == ("电视", "one")
+    assert (every.n, every.q) == ("电视", "all")
+
+
+@pytest.mark.parametrize(
+    ("text", "action"),
+    [
+        ("窗帘再关一点", "调小"),
+        ("窗帘开一点", "调大"),
+        ("百叶窗叶片合上", "关闭叶片"),
+        ("把叶子打开", "打开叶片"),
+    ],
+)
+def test_a_bit_of_opening_is_a_step_and_slats_are_a_part(text: str, action: str) -> None:
+    [command] = parse_offline(text, ROOMS, [*DEVICE_NAMES, "百叶窗"])
+
+    assert command.a == action
 
 
 def test_rooms_are_returned_as_configured() -> None:

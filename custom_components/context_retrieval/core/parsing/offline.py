@@ -165,6 +165,9 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     **_words(_Kind.ADJUST, "调亮", "调暗", "调高", "调低", "调大", "调小"),
     **_mapped(_Kind.ADJUST, dict.fromkeys(("开大", "大一点", "大点", "大些", "大一些"), "调大")),
     **_mapped(_Kind.ADJUST, dict.fromkeys(("开小", "关小", "小一点", "小点", "小些", "小一些"), "调小")),
+    # 开一点/关一点: open or close by a bit (a blind, a valve), never all the way
+    **_mapped(_Kind.ADJUST, dict.fromkeys(("开一点", "开一些", "开多一点", "开些"), "调大")),
+    **_mapped(_Kind.ADJUST, dict.fromkeys(("关一点", "关一些", "关些"), "调小")),
     **_mapped(_Kind.ADJUST, dict.fromkeys(("亮一点", "亮点", "亮一些", "亮些"), "调亮")),
     **_mapped(_Kind.ADJUST, dict.fromkeys(("暗一点", "暗点", "暗一些", "暗些"), "调暗")),
     **_mapped(_Kind.ADJUST, dict.fromkeys(("高一点", "高点", "升高", "提高", "调高点"), "调高")),
@@ -174,7 +177,7 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     **_mapped(_Kind.ADJUST, dict.fromkeys(("凉快一点", "凉快点", "凉一点", "凉快些"), "调低温度")),
     **_mapped(_Kind.ADJUST, dict.fromkeys(("小点声", "小声点", "小声一点", "小声些"), "调小音量")),
     **_words(_Kind.ATTR, "亮度", "风速", "音量", "遮光", "温度", "湿度", "状态", "电量", "色温"),
-    **_words(_Kind.ATTR, "功率", "用电量", "耗电量", "漏水", "有人", "烟雾", "角度"),
+    **_words(_Kind.ATTR, "功率", "用电量", "耗电量", "漏水", "有人", "烟雾", "角度", "叶片"),
     **_mapped(
         _Kind.ATTR,
         {
@@ -185,6 +188,7 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
             "声音": "音量",
             "电池": "电量",
             "耗电": "耗电量",
+            "叶子": "叶片",
         },
     ),
     **_mapped(_Kind.MODE, _MODES),
@@ -271,6 +275,8 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
 }
 """Function words; a home's room and device names take precedence over them."""
 
+PART_WORDS = frozenset({"叶片"})
+"""Attribute words naming a part of a device that opens and closes by itself (a blind's slats)."""
 ATTRIBUTE_WORDS = frozenset(word for word, (kind, _) in _FUNCTION_WORDS.items() if kind is _Kind.ATTR)
 """Words naming what a command reads or sets (温度, 亮度): no part of a device's name."""
 
@@ -414,6 +420,8 @@ class OfflineParser:
     device_names: frozenset[str]
     """Device names as they appear in ``NAME`` token values."""
     categories: frozenset[str] | None
+    sole_names: frozenset[str] = frozenset()
+    """Words (compacted) that are the own name or alias of exactly one device: 电视 said alone is that one."""
 
     @classmethod
     def build(
@@ -422,13 +430,15 @@ class OfflineParser:
         device_names: Collection[str] = (),
         *,
         categories: Collection[str] | None = None,
+        sole_names: Collection[str] = (),
     ) -> OfflineParser:
         """Return the parser of one home (rooms beat device names beat function and type words).
 
         ``rooms`` and ``device_names`` are the home's own (longest match wins); a
         device name that contains a room word is known by the rest (客厅主灯 -> 主灯).
         When ``categories`` is given, a target whose category is not among them gets
-        ``Unknown``, as the prompt asks of the LLM.
+        ``Unknown``, as the prompt asks of the LLM. A type word in ``sole_names`` (one device's
+        own name or alias) said without a room means that device, not every device of its kind.
         """
         words: dict[str, tuple[_Kind, str]] = {word: (_Kind.TYPE, word) for word in TYPE_WORDS}
         words.update(_FUNCTION_WORDS)
@@ -451,6 +461,7 @@ class OfflineParser:
             lengths=tuple(sorted({len(word) for word in words}, reverse=True)),
             device_names=frozenset(value for _kind, value in names.values()),
             categories=frozenset(categories) if categories is not None else None,
+            sole_names=frozenset(compact(name) for name in sole_names),
         )
 
     def parse(self, text: str) -> list[Command]:
@@ -1118,8 +1129,9 @@ def _settle_quantifier(target: _Target, lexicon: OfflineParser) -> None:
     if target.quantifier is not None:
         return
     generic = target.name in GENERIC_TYPE_WORDS
+    called = not target.include and compact(target.name) in lexicon.sole_names  # 电视, one TV's alias
     if len(target.include) > 1 or (
-        generic and (not target.include or target.name not in lexicon.device_names)
+        generic and not called and (not target.include or target.name not in lexicon.device_names)
     ):
         target.quantifier = Quantifier.ALL
     else:
@@ -1214,11 +1226,15 @@ def _value_action(tokens: Sequence[_Token], first: dict[_Kind, _Token], category
 
 
 def _switch_action(first: dict[_Kind, _Token]) -> str | None:
-    """Return 打开/关闭/暂停/继续 from the verbs of a clause, or None."""
+    """Return 打开/关闭/暂停/继续 from the verbs of a clause, or None.
+
+    A part that opens by itself is named with the verb (百叶窗叶片合上: 关闭叶片, not the blind).
+    """
+    part = first[_Kind.ATTR].value if _Kind.ATTR in first and first[_Kind.ATTR].value in PART_WORDS else ""
     if _Kind.ON in first or _Kind.START in first:
-        return ACTION_ON
+        return ACTION_ON + part
     if _Kind.OFF in first or _Kind.STOP in first or _Kind.CANCEL in first:
-        return ACTION_OFF
+        return ACTION_OFF + part
     for kind in (_Kind.PAUSE, _Kind.RESUME):
         if kind in first:
             return first[kind].value
