@@ -71,6 +71,7 @@ _ASK_KEYS = {
     AskReason.NO_COMMAND: "agent_no_command",
     AskReason.MISSING_VALUE: "agent_missing_value",
     AskReason.OUT_OF_RANGE: "agent_out_of_range",
+    AskReason.OFF_STEP: "agent_off_step",
     AskReason.UNKNOWN_VALUE: "agent_unknown_value",
     AskReason.UNEXPECTED_VALUE: "agent_unexpected_value",
     AskReason.UNREAD_WORDS: "agent_unread_words",
@@ -378,6 +379,7 @@ def _ask(decision: Decision, devices: Mapping[str, Device], replies: Replies) ->
         command=replies.command(command) if command else "",
         minimum=_number(value_range.get("minimum")),
         maximum=_number(value_range.get("maximum")),
+        step=_number(value_range.get("step")),
         unit=str(value_range.get("unit") or ""),
     )
 

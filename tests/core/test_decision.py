@@ -165,6 +165,12 @@ def test_an_adjustment_moves_the_value(action, spec, current, value, problem):
     assert argument.value == value
 
 
+def test_a_number_between_the_steps_is_asked_about():
+    assert command_argument("设置温度=25.5C", TARGET).problem is ArgumentProblem.OFF_STEP  # whole degrees
+    assert command_argument("设置温度=25C", TARGET).value == 25
+    assert command_argument("设置亮度=55%", BRIGHTNESS).value == 55  # no step: any level
+
+
 def test_a_clear_command_on_one_device_is_acted_on():
     decision = decide(
         [result(Command(a="设置亮度=40%", n="公卫灯"), device("light.a", BRIGHTNESS.id))],
@@ -388,6 +394,25 @@ def test_an_answer_picks_the_choice_it_shares_the_longest_run_of_characters_with
     assert decide_choice(asked.choices, DEVICES, "前") is None  # one character picks nothing
 
 
+def test_an_answer_naming_another_room_picks_nothing():
+    """工人房的 shares 人房 with 主人房, but names a room none of the choices is in."""
+    home = {
+        "climate.m": Device(
+            id="climate.m", name="冷气", room="主人房", category="AirConditioner", commands=[TURN_ON]
+        ),
+        "climate.k": Device(
+            id="climate.k", name="冷气", room="细路房", category="AirConditioner", commands=[TURN_ON]
+        ),
+        "light.h": Device(id="light.h", name="灯", room="工人房", category="Light", commands=[TURN_ON]),
+    }
+    close = [device("climate.m", TURN_ON.id, "type_hit"), device("climate.k", TURN_ON.id, "type_hit")]
+    asked = decide(
+        [result(Command(a="打开", n="空调"), *close, hint="multiple_close_matches")], home, "开冷气"
+    )
+    assert decide_choice(asked.choices, home, "主人房的").actions[0].device_ids == ("climate.m",)
+    assert decide_choice(asked.choices, home, "工人房的") is None
+
+
 def test_two_names_finding_one_device_are_asked_about():
     first = result(Command(a="打开", n="公卫灯"), device("light.a", TURN_ON.id))
     second = result(Command(a="打开", n="灶台灯"), device("light.a", TURN_ON.id, "name_hit"))
@@ -429,6 +454,9 @@ def test_all_of_what_was_mentioned_when_one_device_was_is_asked_about():
     decision = decide([result(command, device("light.a", TURN_ON.id, "last_mentioned"))], DEVICES, "都打开")
     assert decision.outcome == Outcome.ASK
     assert decision.reason is AskReason.WHICH_DEVICE
+    them = Command(a="关闭", n="@last", q=Quantifier.ALL)  # 把它们都关了 after one device
+    decision = decide([result(them, device("light.a", TURN_ON.id, "last_mentioned"))], DEVICES, "关掉它们")
+    assert decision.outcome == Outcome.ASK
 
 
 def test_one_of_two_mentioned_last_is_asked_about():

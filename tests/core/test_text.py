@@ -62,6 +62,7 @@ def test_words_of_other_varieties_fold_to_mandarin():
     assert folding.fold("turn on the tv in the living room") == "打开 the 电视 in the 客厅"
     assert folding.fold("tvbox") == "tvbox"  # Latin words only whole
     assert normalize("客廳冷氣") == "客厅空调"  # the shipped table: Taiwan's 冷气
+    assert normalize("冷氣都開埋") == "空调也打开"  # Cantonese 都…埋: as well, not all
 
 
 @pytest.mark.parametrize(

@@ -28,6 +28,10 @@ _SMALLEST_STEP = {1: 0.01}
 """How far 调高一点 moves any other value (a temperature) when no number is said."""
 
 
+STEP_TOLERANCE = 1e-6
+"""How far from a step a number may be (in steps) and still be on it."""
+
+
 class ArgumentProblem(StrEnum):
     """Why an action gives a command no usable value."""
 
@@ -39,6 +43,8 @@ class ArgumentProblem(StrEnum):
     """The command takes one of a list and the action names none of them."""
     UNEXPECTED = "unexpected"
     """The action carries a value and the command takes none (the value would be lost)."""
+    OFF_STEP = "off_step"
+    """The number falls between the command's steps (25.5 °C on an air conditioner set by whole degrees)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,10 +132,21 @@ def _ranged_value(action: str, said: ActionValue | None, command: CommandSpec) -
         said = ActionValue(number / UNIT_INTERVAL_PERCENT)
     if said.number is None or not said.fits(command):
         return Argument(problem=ArgumentProblem.OUT_OF_RANGE)
+    if _off_step(said.number, value_range):
+        return Argument(problem=ArgumentProblem.OFF_STEP)
     fitted: float | int = said.number
     if command.type == "integer" or (float(fitted).is_integer() and _integral(value_range)):
         fitted = round(fitted)
     return Argument(fitted)
+
+
+def _off_step(number: float, value_range: dict[str, Any]) -> bool:
+    """Return True when a number falls between the steps of a range (a percentage is rounded: never)."""
+    step, low = value_range.get("step"), value_range.get("minimum")
+    if str(value_range.get("unit")) == "%" or not isinstance(step, (int, float)) or step <= 0:
+        return False
+    steps = (number - (low if isinstance(low, (int, float)) else 0)) / step
+    return abs(steps - round(steps)) > STEP_TOLERANCE
 
 
 def _range_end(end: int, command: CommandSpec) -> Argument:

@@ -96,6 +96,8 @@ class AskReason(StrEnum):
     OUT_OF_RANGE = "out_of_range"
     UNKNOWN_VALUE = "unknown_value"
     UNEXPECTED_VALUE = "unexpected_value"
+    OFF_STEP = "off_step"
+    """The number falls between the command's steps."""
     UNREAD_WORDS = "unread_words"
     """The utterance has words nothing was read from (rainbow effect): acting would leave them out."""
 
@@ -111,6 +113,7 @@ _ARGUMENT_REASONS = {
     ArgumentProblem.OUT_OF_RANGE: AskReason.OUT_OF_RANGE,
     ArgumentProblem.UNKNOWN_VALUE: AskReason.UNKNOWN_VALUE,
     ArgumentProblem.UNEXPECTED: AskReason.UNEXPECTED_VALUE,
+    ArgumentProblem.OFF_STEP: AskReason.OFF_STEP,
 }
 
 
@@ -284,7 +287,9 @@ def _acts_on_all_mentioned(result: RetrievalResult, devices: Mapping[str, Device
     if result.hint is not None or not result.candidates:
         return False
     top = result.candidates[0]
-    return not _is_question(top, _targets(top, result), devices)
+    mentioned = {device_id for candidate in result.candidates for device_id in _targets(candidate, result)}
+    # 把它们都关了 after one device: more was meant than was mentioned (asked in _unclear_target)
+    return len(mentioned) > 1 and not _is_question(top, _targets(top, result), devices)
 
 
 def _act_on_every_candidate(
@@ -723,6 +728,9 @@ def decide_choice(
     if len(best[1]) != 1:
         return None
     (choice,) = best[1]
+    said_rooms = {room for room in (compact(d.room) for d in devices.values() if d.room) if room in said}
+    if said_rooms and not said_rooms & {compact(word) for word in choice.words}:
+        return None  # 工人房的 shares 人房 with 主人房 but names another room
     turn = _Turn()
     top = Candidate(choice.device_ids[0], "device", choice.command_id, 0.0, 0.0, 0.0)
     asked = _action(choice.action, top, choice.device_ids, devices, turn, current)

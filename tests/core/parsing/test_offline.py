@@ -316,6 +316,21 @@ def test_a_bit_of_opening_is_a_step_and_slats_are_a_part(text: str, action: str)
     assert command.a == action
 
 
+@pytest.mark.parametrize(
+    ("text", "action", "quantifier"),
+    [
+        ("客厅的主灯哪盏开着", "查询状态", "all"),  # which of them: the set
+        ("卧室的灯是开着还是关着", "查询状态", "one"),  # two states offered: a question
+        ("窗帘是升上去还是放下来", "查询状态", "all"),
+        ("还是关掉客厅主灯吧", "关闭", "one"),  # 还是 before an action: rather
+    ],
+)
+def test_which_and_either_or_questions(text: str, action: str, quantifier: str) -> None:
+    [command] = parse_offline(text, ROOMS, [*DEVICE_NAMES, "客厅主灯", "卧室灯"])
+
+    assert (command.a, command.q) == (action, quantifier)
+
+
 def test_rooms_are_returned_as_configured() -> None:
     [command] = parse_offline("打开 living room 的灯", [" Living Room "])
 

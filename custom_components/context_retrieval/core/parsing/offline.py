@@ -229,6 +229,8 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
                 "哪些",
                 "哪几个",
                 "哪个",
+                "哪盏",
+                "哪几盏",
                 "谁",
                 "多亮",
                 "多暗",
@@ -862,6 +864,8 @@ def _read_clause(tokens: list[_Token], lexicon: OfflineParser) -> _Clause:
     kinds = {token.kind for token in tokens}
     count = next((int(token.value) for token in tokens if token.kind is _Kind.COUNT), None)
     quantifier = _spoken_quantifier(kinds, excepting=excepting, counted=count is not None)
+    if quantifier is None and any(token.text in _WHICH_WORDS for token in tokens):
+        quantifier = Quantifier.ALL  # 客厅的灯哪盏开着 asks about every light there
     targets: list[_Target] = []
     pending: list[str] = []
     last_rooms: list[str] = []
@@ -970,6 +974,10 @@ def _unnamed_targets(
     if has_scope:
         return [_Target(include=pending)]
     return []
+
+
+_WHICH_WORDS = frozenset({"哪些", "哪几个", "哪个", "哪盏", "哪几盏", "哪一个", "哪一盏"})
+"""Question words asking which of a set: the question is about the whole set."""
 
 
 def _spoken_quantifier(kinds: Collection[_Kind], *, excepting: bool, counted: bool) -> Quantifier | None:
@@ -1185,10 +1193,27 @@ def _asks(tokens: Sequence[_Token]) -> bool:
 
     A polite request (可以打开灯吗) still asks for the action.
     """
+    if _asks_which_of_two(tokens):
+        return True
     said = [token for token in tokens if token.kind is not _Kind.FILLER]
     if not said or said[-1].kind is not _Kind.ASK:
         return False
     return not any(token.text in _POLITE_WORDS for token in tokens)
+
+
+def _asks_which_of_two(tokens: Sequence[_Token]) -> bool:
+    """Return True for a question offering two states (开着还是关着, 是升上去还是放下来)."""
+    for position, token in enumerate(tokens):
+        if token.text == _OR_WORD:
+            before = any(t.kind in _ACTION_KINDS or t.text == _IS_WORD for t in tokens[:position])
+            if before and any(t.kind in _ACTION_KINDS for t in tokens[position + 1 :]):
+                return True
+    return False
+
+
+_IS_WORD = "是"
+_OR_WORD = "还是"
+"""Between two states it asks which (开着还是关着); before an action it is "rather" (还是关掉吧)."""
 
 
 def _query(tokens: Sequence[_Token], first: dict[_Kind, _Token]) -> str:
