@@ -93,6 +93,7 @@ def test_a_device_one_of_whose_names_holds_the_word_is_meant():
     """A Dyson its maker calls a purifier, which the family calls Dyson风扇, is one of 所有风扇."""
     assert is_apart("风扇", "Fan", ("dyson", "dyson净化器"))
     assert not is_apart("风扇", "Fan", ("dyson", "dyson风扇", "dyson净化器"))
+    assert is_apart("风扇", "Fan", ("洗衣房排风扇",))  # the word said ends the thing set apart
 
 
 def test_each_category_has_its_usual_word_first():

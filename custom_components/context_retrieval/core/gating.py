@@ -147,14 +147,26 @@ def is_type_word(name_hint: str | None) -> bool:
 def is_apart(word: str, category: str, names: Iterable[str], kind: str = "") -> bool:
     """Return True when a device of ``category`` called ``names`` (compacted) is not what ``word`` means.
 
-    所有风扇 is not the 油烟机, but 所有遮阳 takes the 遮阳篷: the word said must be no part of
-    the thing set apart. A device whose class is called by the word (a skylight of class 窗户
+    所有风扇 is not the 油烟机 nor the 排风扇, but 所有遮阳 takes the 遮阳篷: the word said must not
+    lead the thing set apart. A device whose class is called by the word (a skylight of class 窗户
     for 所有窗户), or one of whose names holds the word (a Dyson purifier also called Dyson风扇
     for 所有风扇), is always meant.
     """
     entry = DEVICE_WORDS.get(category)
     said, kind = compact(word), compact(kind)
     called = [name for name in (*names, kind) if name]
-    if entry is None or any(said in name for name in called):
+    if (
+        entry is None
+        or (kind and said in kind)
+        or any(said in _without(name, entry.apart) for name in called)
+    ):
         return False
-    return any(thing in name and said not in thing for thing in entry.apart for name in called)
+    # 所有遮阳 takes the 遮阳篷 (the word said leads the thing's name); 风扇 is not the 排风扇.
+    return any(thing in name and not thing.startswith(said) for thing in entry.apart for name in called)
+
+
+def _without(name: str, things: Iterable[str]) -> str:
+    """Return a name without the things set apart in it (洗衣房排风扇: 洗衣房)."""
+    for thing in things:
+        name = name.replace(thing, " ")
+    return name

@@ -306,6 +306,7 @@ def test_a_type_word_that_is_one_devices_own_name_is_that_device() -> None:
     [
         ("窗帘再关一点", "调小"),
         ("窗帘开一点", "调大"),
+        ("窗帘开一条缝", "调大"),
         ("百叶窗叶片合上", "关闭叶片"),
         ("把叶子打开", "打开叶片"),
     ],

@@ -166,7 +166,9 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     **_mapped(_Kind.ADJUST, dict.fromkeys(("开大", "大一点", "大点", "大些", "大一些"), "调大")),
     **_mapped(_Kind.ADJUST, dict.fromkeys(("开小", "关小", "小一点", "小点", "小些", "小一些"), "调小")),
     # 开一点/关一点: open or close by a bit (a blind, a valve), never all the way
-    **_mapped(_Kind.ADJUST, dict.fromkeys(("开一点", "开一些", "开多一点", "开些"), "调大")),
+    **_mapped(
+        _Kind.ADJUST, dict.fromkeys(("开一点", "开一些", "开多一点", "开些", "开一条缝", "开条缝"), "调大")
+    ),
     **_mapped(_Kind.ADJUST, dict.fromkeys(("关一点", "关一些", "关些"), "调小")),
     **_mapped(_Kind.ADJUST, dict.fromkeys(("亮一点", "亮点", "亮一些", "亮些"), "调亮")),
     **_mapped(_Kind.ADJUST, dict.fromkeys(("暗一点", "暗点", "暗一些", "暗些"), "调暗")),
