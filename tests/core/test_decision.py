@@ -356,6 +356,8 @@ def test_words_nothing_was_read_from_are_asked_about():
     }
     hue = result(Command(a="打开", n="Hue Go"), device("light.h", TURN_ON.id))
     assert decide([hue], named, "打开 Hue Go").outcome is Outcome.ACT  # a name's words are read
+    aliased = result(Command(a="打开", s="restroom", n="灯"), device("light.a", TURN_ON.id, "room_hit"))
+    assert decide([aliased], DEVICES, "打开 restroom 的灯").outcome is Outcome.ACT  # a room said: its alias
 
 
 def test_a_count_said_is_the_number_of_devices_acted_on():

@@ -63,6 +63,8 @@ def test_words_of_other_varieties_fold_to_mandarin():
     assert folding.fold("tvbox") == "tvbox"  # Latin words only whole
     assert normalize("客廳冷氣") == "客厅空调"  # the shipped table: Taiwan's 冷气
     assert normalize("冷氣都開埋") == "空调也打开"  # Cantonese 都…埋: as well, not all
+    assert normalize("閂咗廳啲燈") == "关了厅那些灯"  # 啲 before a noun: a plural
+    assert normalize("有啲凍") == "有点冻"  # 有啲: a bit
 
 
 @pytest.mark.parametrize(
@@ -82,7 +84,7 @@ def test_no_variant_word_is_folded_across_a_home_word():
 
     assert compact(spoken) == "开细路房除湿机"  # inside a home word, as its name folds
     assert compact("開細路房抽濕機") == "开小路房除湿机"  # without the home's words
-    assert compact(home.separate("開細啲")) == "开小的"  # no home word there: folded
+    assert compact(home.separate("開細啲")) == "开小那些"  # no home word there: folded
     assert compact(home.separate("着冷氣")) == "开空调"  # a variant holding a whole home word
     assert home.separate(spoken) == spoken
     assert HomeWords.build([]).separate("開細") == "开细"

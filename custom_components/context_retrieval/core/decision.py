@@ -206,10 +206,13 @@ def decide(
         for action in turn.actions[before:]:
             for device_id in action.device_ids:
                 turn.named.setdefault(device_id, set()).add(result.command.n)
-    return _settled(turn, devices, text)
+    rooms = [
+        room.lstrip("!") for r in results for room in r.command.s.split(",") if room not in ("", ANY_ROOM)
+    ]
+    return _settled(turn, devices, text, rooms)
 
 
-def _settled(turn: _Turn, devices: Mapping[str, Device], text: str) -> Decision:
+def _settled(turn: _Turn, devices: Mapping[str, Device], text: str, rooms: Sequence[str]) -> Decision:
     """Return the turn's actions and readings, unless together they leave something said undone."""
     if (twice := next((d for d, said in turn.named.items() if len(said) > 1), None)) is not None:
         # 打开饭厅吊灯和灶台灯 finding the pendant for both: one of the names found nothing of its own.
@@ -217,7 +220,7 @@ def _settled(turn: _Turn, devices: Mapping[str, Device], text: str) -> Decision:
     if not turn.actions:
         return Decision(Outcome.ANSWER, readings=tuple(turn.readings))
     actions = _without_subsumed(turn.actions)
-    if unread := _unread_words(text, actions, devices):
+    if unread := _unread_words(text, actions, devices, rooms):
         return Decision(Outcome.ASK, reason=AskReason.UNREAD_WORDS, options=unread)
     if _values_unused(text, actions, devices):
         # 十分钟后关掉它: acting now would drop what the user asked for.
@@ -643,12 +646,16 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-def _unread_words(text: str, actions: list[Action], devices: Mapping[str, Device]) -> tuple[str, ...]:
-    """Return the Latin words of the utterance that are not in the names of the devices acted on or a value.
+def _unread_words(
+    text: str, actions: list[Action], devices: Mapping[str, Device], rooms: Sequence[str]
+) -> tuple[str, ...]:
+    """Return the Latin words of the utterance that are in no room said, name of a device acted on or value.
 
     The parser reads Chinese; 开 rainbow 效果 would otherwise turn a light on and drop the effect.
     """
     said = normalize(text)
+    for room in rooms:
+        said = said.replace(normalize(room), " ")  # living room 啲灯: an area's alias
     for action in actions:
         if isinstance(action.value, str) and action.value:
             said = said.replace(normalize(action.value), " ")  # 切到 dry 模式: the value read

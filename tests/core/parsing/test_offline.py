@@ -324,6 +324,7 @@ def test_a_bit_of_opening_is_a_step_and_slats_are_a_part(text: str, action: str)
         ("卧室的灯是开着还是关着", "查询状态", "one"),  # two states offered: a question
         ("窗帘是升上去还是放下来", "查询状态", "all"),
         ("还是关掉客厅主灯吧", "关闭", "one"),  # 还是 before an action: rather
+        ("闩咗客厅啲灯", "关闭", "all"),  # Cantonese 啲: those (plural)
     ],
 )
 def test_which_and_either_or_questions(text: str, action: str, quantifier: str) -> None:

@@ -10,6 +10,7 @@ conventions of the gold parses in ``shared/data/smartthings/parse_cases.jsonl``.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field, replace
 from enum import StrEnum, auto
@@ -123,6 +124,8 @@ _SWITCHED_ON, _SWITCHED_OFF = "=开启", "=关闭"
 """A switched setting's values (设置摆风=开启); said with 关, a mode word turns it off."""
 
 
+_PLURAL_WORDS = ("这些", "那些")
+"""Plural demonstratives: before a device word they make it a set (那些灯; Cantonese 厅啲灯)."""
 _POLITE_WORDS = (
     *("可以", "能不能", "可不可以", "能否", "能帮我", "能不能帮我"),
     *("好吗", "好不好", "行吗", "行不行", "可以吗"),
@@ -191,6 +194,7 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
             "电池": "电量",
             "耗电": "耗电量",
             "叶子": "叶片",
+            "叶": "叶片",  # Cantonese 百叶帘啲叶: its slats
         },
     ),
     **_mapped(_Kind.MODE, _MODES),
@@ -270,6 +274,7 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     **_words(_Kind.FILLER, "把", "让", "将", "请", "帮我", "帮忙", "麻烦", "给我", "一下", "的", "吧"),
     **_words(_Kind.FILLER, "啊", "呀", "呢", "了", "我", "要", "想", "一点", "房间", "里", "里面"),
     **_words(_Kind.FILLER, "现在", "目前", "当前", "谢谢", "也", "是"),
+    **_words(_Kind.FILLER, *_PLURAL_WORDS),
     # 那关了吧, 算了，还是关上吧: "then", "never mind", "after all" say no target.
     **_words(_Kind.FILLER, "那", "那就", "还是", "算了", "就行", "就好", "好了", "就可以", "可以了", "先"),
     **_words(_Kind.FILLER, "那边", "这边", "家里", "家中", "屋里", "屋头"),
@@ -866,8 +871,8 @@ def _read_clause(tokens: list[_Token], lexicon: OfflineParser) -> _Clause:
     kinds = {token.kind for token in tokens}
     count = next((int(token.value) for token in tokens if token.kind is _Kind.COUNT), None)
     quantifier = _spoken_quantifier(kinds, excepting=excepting, counted=count is not None)
-    if quantifier is None and any(token.text in _WHICH_WORDS for token in tokens):
-        quantifier = Quantifier.ALL  # 客厅的灯哪盏开着 asks about every light there
+    if quantifier is None and (any(token.text in _WHICH_WORDS for token in tokens) or _says_plural(tokens)):
+        quantifier = Quantifier.ALL  # 客厅的灯哪盏开着 asks about every light there; 那些灯
     targets: list[_Target] = []
     pending: list[str] = []
     last_rooms: list[str] = []
@@ -980,6 +985,14 @@ def _unnamed_targets(
 
 _WHICH_WORDS = frozenset({"哪些", "哪几个", "哪个", "哪盏", "哪几盏", "哪一个", "哪一盏"})
 """Question words asking which of a set: the question is about the whole set."""
+
+
+def _says_plural(tokens: Sequence[_Token]) -> bool:
+    """Return True when a plural demonstrative stands before a device word (那些灯), not after a verb."""
+    return any(
+        token.text in _PLURAL_WORDS and following.kind in {_Kind.TYPE, _Kind.NAME}
+        for token, following in itertools.pairwise(tokens)
+    )
 
 
 def _spoken_quantifier(kinds: Collection[_Kind], *, excepting: bool, counted: bool) -> Quantifier | None:
