@@ -234,3 +234,17 @@ async def test_an_answer_may_name_the_room_by_its_alias(loaded_entry, home: Home
     asked = await say(home, "打开灯")
     await say(home, "睡房的", asked.conversation_id)  # 睡房: an alias of 卧室
     assert made(calls) == [("light.turn_on", ["light.bedside"], {})]
+
+
+async def test_the_one_device_that_runs_settles_which_when_the_action_changes_it(
+    loaded_entry, home: HomeAssistant, calls
+):
+    """Lights in three rooms, only the living room's on: 调暗 and 关 are said of it; 打开 still asks."""
+    await say(home, "把灯调暗一点")
+    await say(home, "关灯")
+    asked = await say(home, "打开灯")
+    assert made(calls) == [
+        ("light.turn_on", ["light.living_main"], {"brightness_step_pct": -20}),
+        ("light.turn_off", ["light.living_main"], {}),
+    ]
+    assert asked.continue_conversation  # asked which room

@@ -60,6 +60,23 @@ STATE_AFTER = {
     "unlock": LockState.UNLOCKED,
 }
 """The state a service without a value leaves an entity in (a set's members already there are left alone)."""
+RUNNING_DOMAINS = frozenset(
+    {
+        "light",
+        "switch",
+        "fan",
+        "climate",
+        "media_player",
+        "humidifier",
+        "water_heater",
+        "vacuum",
+        "input_boolean",
+    }
+)
+"""Domains whose state says whether the device runs (a cover's or a lock's says where it is)."""
+RESTING_STATES = frozenset({"off", "standby", "docked", "idle"})
+"""States of a device that is not running (a player idle, a vacuum docked)."""
+UNKNOWN_STATES = frozenset({"unavailable", "unknown"})
 MAX_SINGLE_READINGS = 2
 """Readings of one fact said device by device; more are said grouped by value (开：A、B；关：C)."""
 _ASK_KEYS = {
@@ -159,11 +176,17 @@ def _decision(
 
     A single command asking which room or device is settled by the room of the last turn's
     devices when one device is the choice there (主卧温度多少, then 那把空调开到24度; not 打开那个灯
-    with three lights in the room).
+    with three lights in the room), else by which of them runs.
     """
 
     def current(device_id: str, command: CommandSpec) -> float | None:
         return current_value(hass.states.get(device_id), command.id)
+
+    def running(device_id: str) -> bool | None:
+        state = hass.states.get(device_id)
+        if state is None or state.domain not in RUNNING_DOMAINS or state.state in UNKNOWN_STATES:
+            return None
+        return state.state not in RESTING_STATES
 
     devices = retrieval.home.by_id
     text = retrieval.home.index.home_words.separate(text)  # as retrieval read it (开细路房: 开 细路房)
@@ -179,8 +202,10 @@ def _decision(
     if which and len(rooms) == 1 and len(retrieval.results) == 1:
         (room,) = rooms
         single = [choice for choice in decision.choices if len(choice.device_ids) == 1]
-        return decide_choice(single, devices, room, current) or decision
-    return decision
+        if settled := decide_choice(single, devices, room, current):
+            return settled
+    # Which one, when the conversation says nothing of it: the one that runs (冷气调到24度).
+    return decide(retrieval.results, devices, text, current, running) if which else decision
 
 
 def _with_room_aliases(choices: tuple[Choice, ...], retrieval: Retrieval) -> list[Choice]:

@@ -165,6 +165,18 @@ def test_an_adjustment_moves_the_value(action, spec, current, value, problem):
     assert argument.value == value
 
 
+def test_a_numbered_level_is_that_step_of_a_range_in_percent():
+    fan = CommandSpec(
+        id="fan.set_percentage:percentage",
+        description="设置风扇速度",
+        type="integer",
+        value_range={"minimum": 0, "maximum": 100, "step": 10, "unit": "%"},
+    )
+    assert command_argument("设置风速=5档", fan).value == 50  # 五档 of ten steps
+    assert command_argument("设置风速=11档", fan).problem is ArgumentProblem.UNKNOWN_VALUE  # no such step
+    assert command_argument("设置风速=5档", BRIGHTNESS).problem is ArgumentProblem.UNKNOWN_VALUE  # no steps
+
+
 def test_a_number_between_the_steps_is_asked_about():
     assert command_argument("设置温度=25.5C", TARGET).problem is ArgumentProblem.OFF_STEP  # whole degrees
     assert command_argument("设置温度=25C", TARGET).value == 25
@@ -225,6 +237,40 @@ def test_a_device_found_by_its_type_alone_is_not_the_one_named():
     )
     assert decision.outcome is Outcome.ASK
     assert decision.reason is AskReason.NOT_FOUND
+
+
+def test_which_of_several_is_settled_by_the_one_that_runs_when_the_action_changes_it():
+    """调到26度 or 关掉 is said of the air conditioner that runs; 打开 leaves open which one is off."""
+    home = {
+        "climate.a": Device(
+            id="climate.a", name="客厅空调", room="客厅", category="AirConditioner", commands=[TARGET]
+        ),
+        "climate.b": Device(
+            id="climate.b", name="主卧空调", room="主卧", category="AirConditioner", commands=[TARGET]
+        ),
+        "climate.c": Device(
+            id="climate.c", name="次卧空调", room="次卧", category="AirConditioner", commands=[TARGET]
+        ),
+    }
+    group = Group("group-1", "空调 (3)", ["climate.a", "climate.b", "climate.c"], TARGET.id)
+
+    def found(action: str) -> RetrievalResult:
+        command = Command(a=action, n="空调", t="AirConditioner", q=Quantifier.ALL)
+        candidate = Candidate("group-1", "group", TARGET.id, 1, 0, 1, ["type_hit"])
+        return result(command, candidate, groups={"group-1": group})
+
+    def running(device_id: str) -> bool | None:
+        return device_id == "climate.b"
+
+    settled = decide([found("设置温度=26C")], home, "空调调到26度", running=running)
+    assert [(a.device_ids, a.value) for a in settled.actions] == [(("climate.b",), 26)]
+    assert (
+        decide([found("设置温度=26C")], home, "空调调到26度").reason is AskReason.WHICH_ROOM
+    )  # states unknown
+    assert (
+        decide([found("设置温度=26C")], home, "空调调到26度", running=lambda _: True).outcome is Outcome.ASK
+    )
+    assert decide([found("打开")], home, "打开空调", running=running).outcome is Outcome.ASK
 
 
 def test_a_whole_home_set_the_user_did_not_ask_for_asks_for_the_room():

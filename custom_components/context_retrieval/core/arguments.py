@@ -28,6 +28,8 @@ _SMALLEST_STEP = {1: 0.01}
 """How far 调高一点 moves any other value (a temperature) when no number is said."""
 
 
+LEVEL_WORD = "档"
+"""The word of a numbered level (三档): the third step of a range."""
 STEP_TOLERANCE = 1e-6
 """How far from a step a number may be (in steps) and still be on it."""
 
@@ -120,9 +122,12 @@ def _ranged_value(action: str, said: ActionValue | None, command: CommandSpec) -
         return _range_end(end, command)
     if said is None or said.number is None:
         return Argument(problem=ArgumentProblem.MISSING)
-    if equals and not is_plain_number(value):
-        return Argument(problem=ArgumentProblem.UNKNOWN_VALUE)  # 三档 is a level, not 3 %
     value_range = command.value_range or {}
+    if equals and not is_plain_number(value):
+        level = _level(value, said.number, value_range)  # 五档 of a fan in 10 % steps: 50 %
+        if level is None:
+            return Argument(problem=ArgumentProblem.UNKNOWN_VALUE)  # 三档 is a level, not 3 %
+        said = ActionValue(level, "%")
     number = said.number
     if (
         value_range.get("minimum") == 0
@@ -138,6 +143,17 @@ def _ranged_value(action: str, said: ActionValue | None, command: CommandSpec) -
     if command.type == "integer" or (float(fitted).is_integer() and _integral(value_range)):
         fitted = round(fitted)
     return Argument(fitted)
+
+
+def _level(value: str, number: float, value_range: dict[str, Any]) -> float | None:
+    """Return the percentage of the ``number``-th level (档) of a range in percent steps, None otherwise."""
+    step, high = value_range.get("step"), value_range.get("maximum")
+    if not value.strip().endswith(LEVEL_WORD) or str(value_range.get("unit")) != "%":
+        return None
+    if not isinstance(step, (int, float)) or step <= 0 or not float(number).is_integer():
+        return None
+    level = round(number * step, 2)
+    return level if not isinstance(high, (int, float)) or level <= high + STEP_TOLERANCE else None
 
 
 def _off_step(number: float, value_range: dict[str, Any]) -> bool:

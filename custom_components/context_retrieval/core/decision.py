@@ -29,7 +29,7 @@ from .models import (
     Candidate,
     Quantifier,
 )
-from .parsing.offline import ACTION_OFF, ATTRIBUTE_WORDS, relative_direction, spoken_values
+from .parsing.offline import ACTION_OFF, ATTRIBUTE_WORDS, SETTING_PREFIX, relative_direction, spoken_values
 from .search import ALL_WORDS, CLOSE_MATCH_MARGIN
 from .text import compact, has_latin, normalize
 
@@ -53,6 +53,10 @@ MIN_SPREAD_NAME = 3
 """Characters a scene's name needs before words inside it are allowed."""
 MAX_READINGS = 3
 """Close candidates read for a question about one thing (客厅温度多少: the sensor and the air conditioner)."""
+MIN_CHOICES = 2
+"""Candidates it takes to choose among."""
+MIN_CHOICES = 2
+"""Candidates it takes to choose among."""
 MAX_OPTIONS = 5
 """Devices or rooms named when asking which one."""
 GUESSED = (
@@ -184,13 +188,27 @@ def _unknown(_device_id: str, _command: CommandSpec) -> float | None:
     return None
 
 
+type RunningStates = Callable[[str], bool | None]
+"""Whether a device is running (on, playing, heating), None when its state says nothing of it."""
+
+
+def _not_known(_device_id: str) -> bool | None:
+    return None
+
+
 def decide(
     results: Sequence[RetrievalResult],
     devices: Mapping[str, Device],
     text: str,
     current: CurrentValues = _unknown,
+    running: RunningStates = _not_known,
 ) -> Decision:
-    """Return what to do with the results of ``text`` (one per parsed command)."""
+    """Return what to do with the results of ``text`` (one per parsed command).
+
+    ``running`` settles which of several devices is meant when exactly one of them runs and the
+    command changes a running device (关掉, 调高, 调到26度): 冷气调到24度 with one of three
+    air conditioners on.
+    """
     results = _without_target_fragments(results)
     if not results:
         return Decision(Outcome.HAND_OFF)
@@ -200,7 +218,7 @@ def decide(
         if _acts_on_all_mentioned(result, devices):
             decision = _act_on_every_candidate(result, devices, turn, current)
         else:
-            decision = _decide_one(result, devices, text, turn, current)
+            decision = _decide_one(result, devices, text, turn, (current, running))
         if decision is not None:
             return decision
         for action in turn.actions[before:]:
@@ -248,9 +266,14 @@ def _without_target_fragments(results: Sequence[RetrievalResult]) -> list[Retrie
 
 
 def _decide_one(
-    result: RetrievalResult, devices: Mapping[str, Device], text: str, turn: _Turn, current: CurrentValues
+    result: RetrievalResult,
+    devices: Mapping[str, Device],
+    text: str,
+    turn: _Turn,
+    live: tuple[CurrentValues, RunningStates],
 ) -> Decision | None:
     """Add the result's action or readings to ``turn``; return a decision that ends the turn early."""
+    current, running = live
     if (scene := _scene_said_alone(result, devices, text)) is not None:
         turn.actions.append(scene)
         return None
@@ -271,15 +294,59 @@ def _decide_one(
         turn.readings.extend(_readings(result, devices))
         return None
     if result.hint == "multiple_close_matches" and (
-        named := _named_in_text(result, devices, text) or _room_and_kind(result, devices)
+        named := _named_in_text(result, devices, text)
+        or _room_and_kind(result, devices)
+        or _the_running_one(result, _close(result), running)
     ):
         # 关掉公卫灯 with 公卫灯 and 公卫镜前灯 close: the one the user called by its full name.
         top, targets = named, (named.entity_id,)
+    elif (
+        result.hint is None
+        and _whole_home_unasked(result, top, text)
+        and (one := _the_running_one(result, _members(top, result), running))
+    ):
+        top, targets = one, (one.entity_id,)  # 冷气调到24度: the one air conditioner that runs
     elif result.hint is not None:
         return _which(_HINT_REASONS.get(result.hint, AskReason.WHICH_DEVICE), result, devices)
     return _unclear_target(result, top, targets, devices, text) or _action(
         result.command.a, top, targets, devices, turn, current
     )
+
+
+def _close(result: RetrievalResult) -> list[Candidate]:
+    """Return the device candidates as close to the top one as the engine's margin for close matches."""
+    best = result.candidates[0].total_score
+    return [
+        c
+        for c in result.candidates
+        if c.entity_kind == "device" and best - c.total_score < CLOSE_MATCH_MARGIN
+    ]
+
+
+def _members(group: Candidate, result: RetrievalResult) -> list[Candidate]:
+    """Return a group's members as candidates with its command."""
+    return [
+        replace(group, entity_id=device_id, entity_kind="device") for device_id in _targets(group, result)
+    ]
+
+
+def _the_running_one(
+    result: RetrievalResult, candidates: Sequence[Candidate], running: RunningStates
+) -> Candidate | None:
+    """Return the one candidate that runs when the action changes a running device, else None.
+
+    Turning off, adjusting or setting a value (关掉, 调高, 调到26度) is said of what runs;
+    turning on is not settled this way (which of the devices that are off is still open).
+    """
+    action = result.command.a
+    if not (
+        action == ACTION_OFF or relative_direction(action) is not None or action.startswith(SETTING_PREFIX)
+    ):
+        return None
+    states = [running(candidate.entity_id) for candidate in candidates]
+    if len(candidates) < MIN_CHOICES or None in states or states.count(True) != 1:
+        return None
+    return candidates[states.index(True)]
 
 
 def _acts_on_all_mentioned(result: RetrievalResult, devices: Mapping[str, Device]) -> bool:
