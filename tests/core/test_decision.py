@@ -239,6 +239,16 @@ def test_a_device_found_by_its_type_alone_is_not_the_one_named():
     assert decision.reason is AskReason.NOT_FOUND
 
 
+@pytest.mark.parametrize(
+    ("name", "outcome"), [("妈妈", Outcome.ACT), ("妈妈灯", Outcome.ACT), ("爸爸灯", Outcome.ASK)]
+)
+def test_a_part_of_a_name_that_is_its_own_calls_the_device(name, outcome):
+    """妈妈 and 妈妈的灯 call 主卧妈妈床头灯; 爸爸灯 shares only the type word with it."""
+    lamp = Device(id="light.m", name="主卧妈妈床头灯", room="主卧", category="Light", commands=[TURN_ON])
+    found = result(Command(a="打开", n=name), device("light.m", TURN_ON.id, "name_partial"))
+    assert decide([found], {lamp.id: lamp}, f"打开{name}").outcome is outcome
+
+
 def test_which_of_several_is_settled_by_the_one_that_runs_when_the_action_changes_it():
     """调到26度 or 关掉 is said of the air conditioner that runs; 打开 leaves open which one is off."""
     home = {

@@ -682,13 +682,22 @@ def _name_unmatched(result: RetrievalResult, top: Candidate, devices: Mapping[st
 
 
 def _is_called(device: Device | None, name: str) -> bool:
-    """Return True when ``name`` is the device's name or an alias, with or without its room (主灯)."""
+    """Return True when ``name`` calls the device: a name or alias, with or without its room, or its own part.
+
+    主灯 calls 客厅主灯; 爸爸 and 妈妈的灯 call 主卧妈妈床头灯, 冰箱插座 not 鱼缸插座. A part is
+    its own when, without the type word it ends with, it is two characters or more of one of
+    the device's names, and that name holds the type word too.
+    """
     if device is None:
         return False
     wanted, room = compact(name), compact(device.room)
+    kind = max((word for word in TYPE_WORDS if wanted.endswith(word)), key=len, default="")
+    part = wanted.removesuffix(kind)
     for called in (device.name, *device.aliases):
         full = compact(called)
         if wanted in {full, full.replace(room, "") if room else full}:
+            return True
+        if len(part) >= MIN_NAME_LENGTH and part in full and kind in full and not is_type_word(part):
             return True
     return False
 
