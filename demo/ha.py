@@ -68,7 +68,7 @@ ONLINE_ONLY_DOMAINS = ("google_translate",)
 FAILED_ENTRY_STATES = frozenset({"setup_error", "migration_error", "failed_unload", "removed"})
 DEFAULT_UTTERANCES = (
     "打开客厅的灯",
-    "把它调到50%",
+    "把它们调到50%",
     "起居室的空调开一下",
     "一楼的灯都关掉",
     "除了卧室都关掉",
@@ -440,7 +440,7 @@ class Demo:
         emit(f"Home Assistant is running at {api.base_url}")
         emit(f"  log in as {CREDENTIALS.username} / {CREDENTIALS.password}")
         emit(f"  state kept in {self.config_dir} (delete {self.args.state} to start afresh)")
-        emit("  try it: Assist (the speech bubble at the top, or the key a): 打开客厅的灯, then 把它调到50%")
+        emit("  try it: Assist (the speech bubble at the top, or the key a): 打开客厅的灯, then 把它们调到50%")
         emit("          Developer tools → Actions → Context Retrieval: Retrieve; Settings → Areas")
         emit("Ctrl-C stops it.")
         await self.hass.process.wait()

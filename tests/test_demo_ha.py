@@ -37,7 +37,7 @@ REPOSITORY = Path(__file__).resolve().parent.parent
 SHARED_SMARTTHINGS = Path(__file__).resolve().parents[1] / "tests" / "data" / "smartthings"
 DEMO_TIMEOUT = 240
 """Seconds the whole demo may take here (it takes well under 15 s)."""
-CONVERSATION = ("打开客厅的灯", "把它调到50%", "客厅温度多少", "打开那个灯")
+CONVERSATION = ("打开客厅的灯", "把它们调到50%", "客厅温度多少", "打开那个灯")
 """The demo run's conversation: a room, 它, a question, and an unclear one the agent asks back about."""
 BALCONY_STRIP = "打开阳台的灯带"
 STUDY_AC = "把书房空调调到26度"
@@ -112,9 +112,9 @@ def test_demo_converses_with_the_agent_and_shows_what_changed(demo_run):
     # The living-room lights: the ceiling light and the strip start on, the floor lamp off.
     lit = {change["entity_id"]: change["to"] for change in turns["打开客厅的灯"]["agent"]["changes"]}
     assert lit == {"light.living_room_floor_lamp": "on"}
-    [dimmed] = turns["把它调到50%"]["agent"]["changes"]
-    assert dimmed["entity_id"] == "light.living_room_ceiling"
-    assert dimmed["attributes"]["brightness"] == [180, 128]
+    dimmed = {change["entity_id"]: change for change in turns["把它们调到50%"]["agent"]["changes"]}
+    assert set(dimmed) == {"light.living_room_ceiling", "light.living_room_floor_lamp", "light.living_room_strip"}
+    assert dimmed["light.living_room_ceiling"]["attributes"]["brightness"] == [180, 128]
     question = turns["客厅温度多少"]["agent"]
     assert question["result"]["response"]["response_type"] == "query_answer"
     assert "24.5" in question["result"]["response"]["speech"]["plain"]["speech"]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -12,10 +11,11 @@ from .embedding import Embedder, default_embedder
 from .gating import CATEGORIES, TYPE_WORDS, in_category
 from .keyword import KeywordIndex
 from .parsing import OfflineParser, build_system_prompt
+from .parsing.offline import DeviceCalls
 from .pronunciation import SoundIndex
 from .scope import RoomTable
 from .spec import SpecIndex, build_command_document, build_fallback_document
-from .text import HomeWords, compact
+from .text import HomeWords
 from .vector import CommandVectorIndex
 
 if TYPE_CHECKING:
@@ -120,7 +120,10 @@ def build_home_index(
         device_names=device_names,
         system_prompt=build_system_prompt(room_names, present),
         offline_parser=OfflineParser.build(
-            room_names, device_names, categories=present, sole_names=_sole_names(devices)
+            room_names,
+            device_names,
+            categories=present,
+            calls=DeviceCalls.of(devices, rooms),
         ),
         room_sounds=SoundIndex.build(room_names),
         word_sounds=SoundIndex.build([*room_names, *device_names]),
@@ -133,14 +136,6 @@ def build_home_index(
             ]
         ),
     )
-
-
-def _sole_names(devices: Sequence[Device]) -> list[str]:
-    """Return the names and aliases (compacted) that each call exactly one device."""
-    counts = Counter(
-        name for device in devices for name in {compact(n) for n in (device.name, *device.aliases) if n}
-    )
-    return [name for name, count in counts.items() if count == 1]
 
 
 def _category_masks(devices: Sequence[Device]) -> dict[str, np.ndarray]:

@@ -2,8 +2,9 @@ import random
 
 import pytest
 
-from custom_components.context_retrieval.core.models import UNKNOWN_COMMAND, Command
+from custom_components.context_retrieval.core.models import UNKNOWN_COMMAND, Command, Device, Room
 from custom_components.context_retrieval.core.parsing import OfflineParser, parse_offline
+from custom_components.context_retrieval.core.parsing.offline import DeviceCalls
 
 from .conftest import Home
 
@@ -294,11 +295,34 @@ def test_a_type_word_that_is_one_devices_own_name_is_that_device() -> None:
     """电视 is the living-room TV's alias: said alone, it is that TV, not every TV."""
     rooms, names = ["客厅", "主卧"], ["客厅电视", "电视", "主卧电视"]
 
-    [sole] = OfflineParser.build(rooms, names, sole_names=["电视"]).parse("电视大声一点")
+    [sole] = OfflineParser.build(rooms, names, calls=DeviceCalls(sole_names=frozenset({"电视"}))).parse(
+        "电视大声一点"
+    )
     [every] = OfflineParser.build(rooms, names).parse("电视大声一点")
 
     assert (sole.n, sole.q) == ("电视", "one")
     assert (every.n, every.q) == ("电视", "all")
+
+
+@pytest.mark.parametrize(
+    ("text", "quantifier"),
+    [("把厨房的灯关掉", "one"), ("把客厅的灯关掉", "all"), ("把大厨房的灯关掉", "one")],
+)
+def test_a_rooms_type_word_is_the_device_called_so_there_else_every_one(text: str, quantifier: str) -> None:
+    """厨房的灯 is the kitchen's 灯 (its own name there); 客厅的灯, with none called so, every light there."""
+    devices = [
+        Device(id="light.k", name="灯", room="厨房", category="Light"),
+        Device(id="light.c", name="橱柜灯", room="厨房", category="Light"),
+        Device(id="light.m", name="客厅主灯", room="客厅", category="Light"),
+        Device(id="light.s", name="客厅筒灯", room="客厅", category="Light"),
+    ]
+    rooms = [Room("厨房", aliases=("大厨房",)), Room("客厅")]
+    calls = DeviceCalls.of(devices, rooms)
+    parser = OfflineParser.build(["厨房", "大厨房", "客厅"], [d.name for d in devices], calls=calls)
+
+    [command] = parser.parse(text)
+
+    assert (command.n, command.q) == ("灯", quantifier)
 
 
 @pytest.mark.parametrize(
@@ -325,6 +349,7 @@ def test_a_bit_of_opening_is_a_step_and_slats_are_a_part(text: str, action: str)
         ("窗帘是升上去还是放下来", "查询状态", "all"),
         ("还是关掉客厅主灯吧", "关闭", "one"),  # 还是 before an action: rather
         ("闩咗客厅啲灯", "关闭", "all"),  # Cantonese 啲: those (plural)
+        ("把它们关掉", "关闭", "all"),  # every device just mentioned
     ],
 )
 def test_which_and_either_or_questions(text: str, action: str, quantifier: str) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from enum import StrEnum, auto
 from typing import TYPE_CHECKING
@@ -30,7 +31,9 @@ from custom_components.context_retrieval.core.models import (
 from custom_components.context_retrieval.core.text import compact, has_latin
 
 if TYPE_CHECKING:
-    from collections.abc import Collection, Iterable, Sequence
+    from collections.abc import Collection, Iterable, Mapping, Sequence
+
+    from custom_components.context_retrieval.core.models import Device, Room
 
 ACTION_ON = "打开"
 ACTION_OFF = "关闭"
@@ -237,6 +240,9 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
                 "哪个",
                 "哪盏",
                 "哪几盏",
+                "几个",
+                "几盏",
+                "几台",
                 "谁",
                 "多亮",
                 "多暗",
@@ -414,6 +420,38 @@ class _Clause:
     """Words said as the value of a setting verb that the lexicon does not know (调成紫色: 紫色)."""
 
 
+@dataclass(frozen=True, slots=True)
+class DeviceCalls:
+    """How a home's devices are called beyond their names: decides one or all of a kind said."""
+
+    sole_names: frozenset[str] = frozenset()
+    """Words (compacted) that are the own name or alias of exactly one device: 电视 said alone is that one."""
+    room_named: frozenset[tuple[str, str]] | None = None
+    """(room, category) of the devices called by their category's word in their room (厨房灯, or 灯 in
+    厨房: 厨房, Light); None when the rooms of the devices are not known (then any device so called)."""
+    room_aliases: Mapping[str, str] = field(default_factory=dict)
+    """Each area alias (compacted) and the area's name (大卧室: 主卧)."""
+
+    @classmethod
+    def of(cls, devices: Sequence[Device], rooms: Sequence[Room] = ()) -> DeviceCalls:
+        """Return how ``devices`` are called, with the aliases of ``rooms``."""
+        counts = Counter(
+            name for device in devices for name in {compact(n) for n in (device.name, *device.aliases) if n}
+        )
+        room_named = set()
+        for device in devices:
+            room = compact(device.room)
+            for name in (device.name, *device.aliases):
+                said = compact(name).removeprefix(room) if room else compact(name)
+                if said in GENERIC_TYPE_WORDS:
+                    room_named.add((room, TYPE_WORDS[said]))
+        return cls(
+            sole_names=frozenset(name for name, count in counts.items() if count == 1),
+            room_named=frozenset(room_named),
+            room_aliases={compact(alias): compact(room.name) for room in rooms for alias in room.aliases},
+        )
+
+
 @dataclass(slots=True, frozen=True)
 class OfflineParser:
     """The offline parser of one home: function words plus its rooms and device names.
@@ -429,8 +467,8 @@ class OfflineParser:
     device_names: frozenset[str]
     """Device names as they appear in ``NAME`` token values."""
     categories: frozenset[str] | None
-    sole_names: frozenset[str] = frozenset()
-    """Words (compacted) that are the own name or alias of exactly one device: 电视 said alone is that one."""
+    calls: DeviceCalls = field(default_factory=lambda: DeviceCalls())
+    """How the devices are called beyond their names (电视 for one TV, 厨房灯 in 厨房)."""
 
     @classmethod
     def build(
@@ -439,14 +477,14 @@ class OfflineParser:
         device_names: Collection[str] = (),
         *,
         categories: Collection[str] | None = None,
-        sole_names: Collection[str] = (),
+        calls: DeviceCalls | None = None,
     ) -> OfflineParser:
         """Return the parser of one home (rooms beat device names beat function and type words).
 
         ``rooms`` and ``device_names`` are the home's own (longest match wins); a
         device name that contains a room word is known by the rest (客厅主灯 -> 主灯).
         When ``categories`` is given, a target whose category is not among them gets
-        ``Unknown``, as the prompt asks of the LLM. A type word in ``sole_names`` (one device's
+        ``Unknown``, as the prompt asks of the LLM. A type word in ``calls.sole_names`` (one device's
         own name or alias) said without a room means that device, not every device of its kind.
         """
         words: dict[str, tuple[_Kind, str]] = {word: (_Kind.TYPE, word) for word in TYPE_WORDS}
@@ -470,7 +508,7 @@ class OfflineParser:
             lengths=tuple(sorted({len(word) for word in words}, reverse=True)),
             device_names=frozenset(value for _kind, value in names.values()),
             categories=frozenset(categories) if categories is not None else None,
-            sole_names=frozenset(compact(name) for name in sole_names),
+            calls=calls or DeviceCalls(),
         )
 
     def parse(self, text: str) -> list[Command]:
@@ -871,7 +909,8 @@ def _read_clause(tokens: list[_Token], lexicon: OfflineParser) -> _Clause:
     kinds = {token.kind for token in tokens}
     count = next((int(token.value) for token in tokens if token.kind is _Kind.COUNT), None)
     quantifier = _spoken_quantifier(kinds, excepting=excepting, counted=count is not None)
-    if quantifier is None and (any(token.text in _WHICH_WORDS for token in tokens) or _says_plural(tokens)):
+    plural = _says_plural(tokens) or any(token.text in _PLURAL_PRONOUNS for token in tokens)
+    if quantifier is None and (plural or any(token.text in _WHICH_WORDS for token in tokens)):
         quantifier = Quantifier.ALL  # 客厅的灯哪盏开着 asks about every light there; 那些灯
     targets: list[_Target] = []
     pending: list[str] = []
@@ -983,6 +1022,8 @@ def _unnamed_targets(
     return []
 
 
+_PLURAL_PRONOUNS = frozenset({"它们", "他们"})
+"""Pronouns of several things: 把它们调到50% acts on every device just mentioned."""
 _WHICH_WORDS = frozenset({"哪些", "哪几个", "哪个", "哪盏", "哪几盏", "哪一个", "哪一盏"})
 """Question words asking which of a set: the question is about the whole set."""
 
@@ -1152,10 +1193,15 @@ def _settle_quantifier(target: _Target, lexicon: OfflineParser) -> None:
     if target.quantifier is not None:
         return
     generic = target.name in GENERIC_TYPE_WORDS
-    called = not target.include and compact(target.name) in lexicon.sole_names  # 电视, one TV's alias
-    if len(target.include) > 1 or (
-        generic and not called and (not target.include or target.name not in lexicon.device_names)
-    ):
+    calls = lexicon.calls
+    called = not target.include and compact(target.name) in calls.sole_names  # 电视, one TV's alias
+    # 厨房的灯 in a home with a 厨房灯 is that light; 客厅的灯 with none called so, every light there
+    if calls.room_named is None:
+        room_named = bool(target.include) and target.name in lexicon.device_names
+    else:
+        rooms = [calls.room_aliases.get(compact(room), compact(room)) for room in target.include]
+        room_named = generic and any((room, TYPE_WORDS[target.name]) in calls.room_named for room in rooms)
+    if len(target.include) > 1 or (generic and not called and not room_named):
         target.quantifier = Quantifier.ALL
     else:
         target.quantifier = Quantifier.ONE
