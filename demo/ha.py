@@ -440,7 +440,7 @@ class Demo:
         emit(f"Home Assistant is running at {api.base_url}")
         emit(f"  log in as {CREDENTIALS.username} / {CREDENTIALS.password}")
         emit(f"  state kept in {self.config_dir} (delete {self.args.state} to start afresh)")
-        emit("  try it: Assist (the speech bubble at the top, or the key a): 打开客厅的灯, then 把它们调到50%")
+        emit("  try it: Assist (the speech bubble at the top, or the key a): 打开客厅的灯, 把它们调到50%")
         emit("          Developer tools → Actions → Context Retrieval: Retrieve; Settings → Areas")
         emit("Ctrl-C stops it.")
         await self.hass.process.wait()

@@ -113,7 +113,7 @@ def test_demo_converses_with_the_agent_and_shows_what_changed(demo_run):
     lit = {change["entity_id"]: change["to"] for change in turns["打开客厅的灯"]["agent"]["changes"]}
     assert lit == {"light.living_room_floor_lamp": "on"}
     dimmed = {change["entity_id"]: change for change in turns["把它们调到50%"]["agent"]["changes"]}
-    assert set(dimmed) == {"light.living_room_ceiling", "light.living_room_floor_lamp", "light.living_room_strip"}
+    assert set(dimmed) == {f"light.living_room_{name}" for name in ("ceiling", "floor_lamp", "strip")}
     assert dimmed["light.living_room_ceiling"]["attributes"]["brightness"] == [180, 128]
     question = turns["客厅温度多少"]["agent"]
     assert question["result"]["response"]["response_type"] == "query_answer"
