@@ -323,8 +323,13 @@ def agent_section(*, sealed: bool = True, failures: bool = False, only: tuple[st
         theirs = asyncio.run(_async_run_set(DATA / name, HOME_ASSISTANT_AGENT))
         lines.append(AgentFigures.of(outcomes).row(title))
         lines.append(AgentFigures.of(theirs).row(f"{name}, Home Assistant's own agent alone"))
-        lost = [o for o, t in zip(outcomes, theirs, strict=True) if t.acted and not o.acted]
-        worse.append(f"{name}: {len(lost)} turns Home Assistant's agent alone carries out and ours does not")
+        pairs = list(zip(outcomes, theirs, strict=True))
+        lost = [o for o, t in pairs if t.acted and not o.acted]
+        shared = [o for o, t in pairs if o.wrong and sorted(o.calls) == sorted(t.calls)]
+        worse.append(
+            f"{name}: {len(lost)} turns Home Assistant's agent alone carries out and ours does not; "
+            f"{len(shared)} of our wrong actions are the calls Home Assistant's agent alone makes"
+        )
         if name in (only or (HELD_OUT,)):
             missed[name] = outcomes
     lines += ["", *worse]
