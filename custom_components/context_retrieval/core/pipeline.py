@@ -95,8 +95,9 @@ def retrieve(  # noqa: PLR0913 - the public signature is fixed by the contract
     top_k = min(max(top_k, 1), MAX_TOP_K) if isinstance(top_k, int) else DEFAULT_TOP_K
     index = _index_for(devices, vector_searcher)
     started = perf_counter()
-    commands, parse_meta = _parse(text, llm, index)
-    text = index.home_words.separate(text)
+    spoken = index.home_words.separate(text)  # 开细路房: 开 细路房, the room kept whole
+    commands, parse_meta = _parse(text, spoken, llm, index)
+    text = spoken
     if len(commands) > MAX_COMMANDS:
         # A pasted paragraph must not keep the caller (Home Assistant's event loop) busy.
         parse_meta["commands_dropped"] = len(commands) - MAX_COMMANDS
@@ -138,22 +139,26 @@ def retrieve(  # noqa: PLR0913 - the public signature is fixed by the contract
     return results
 
 
-def _parse(text: str, llm: LLMClient | None, index: HomeIndex) -> tuple[list[Command], dict[str, Any]]:
-    """Return the commands of the utterance and how they were obtained."""
+def _parse(
+    text: str, spoken: str, llm: LLMClient | None, index: HomeIndex
+) -> tuple[list[Command], dict[str, Any]]:
+    """Return the commands of the utterance and how they were obtained.
+
+    The LLM reads ``text`` as said; the offline parser ``spoken``, its home words kept whole.
+    """
     if not text.strip():
         return [UNKNOWN_COMMAND], {"parse": "empty"}
     if llm is None:
-        text = index.home_words.separate(text)
         # Rooms and device names heard wrong (除房 for 厨房) would mislead the parser (除 as 除了);
         # type words, which sound like everyday words (遮阳, 这样), are read in the slots instead.
-        heard, respelled = index.word_sounds.respell(text)
+        heard, respelled = index.word_sounds.respell(spoken)
         meta: dict[str, Any] = {"parse": "offline"} | ({"heard_as": respelled} if respelled else {})
         return index.offline_parser.parse(heard), meta
     try:
         raw = llm.complete(index.system_prompt, text)
     except Exception as err:  # noqa: BLE001 - any LLM client failure degrades to the offline parser
         _LOGGER.warning("LLM parse failed (%s); using the offline parser", type(err).__name__)
-        commands, meta = _parse(text, None, index)
+        commands, meta = _parse(text, spoken, None, index)
         return commands, meta | {"llm_error": type(err).__name__}
     outcome = parse_commands(raw if isinstance(raw, str) else "")
     if outcome.degraded:

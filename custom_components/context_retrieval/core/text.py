@@ -119,43 +119,60 @@ class HomeWords:
     respects (no variant word holds a space there) and ``compact`` removes.
     """
 
-    pattern: re.Pattern[str] | None
+    words: frozenset[str]
+    lengths: tuple[int, ...]
+    """The distinct lengths of ``words``, longest first: a text is read by dict lookups, not a scan."""
 
     @classmethod
     def build(cls, words: Iterable[str]) -> HomeWords:
         """Return the home words of ``words`` (names, aliases, rooms, floors; one character is no word)."""
-        keys = {unified(word) for word in words}
-        keys = {key for key in keys if len(key.replace(" ", "")) >= MIN_HOME_WORD}
-        if not keys:
-            return cls(None)
-        alternatives = [
-            rf"(?<![a-z]){re.escape(key)}(?![a-z])" if _LATIN.search(key) else re.escape(key)
-            for key in sorted(keys, key=len, reverse=True)
-        ]
-        return cls(re.compile("|".join(alternatives)))
+        keys = frozenset(key for key in map(unified, words) if len(key.replace(" ", "")) >= MIN_HOME_WORD)
+        return cls(keys, tuple(sorted({len(key) for key in keys}, reverse=True)))
 
     def separate(self, text: str) -> str:
         """Return ``text`` unified, with a space where a variant word would cut a home word."""
         text = unified(text)
-        if self.pattern is None:
-            return text
         for _ in range(len(text)):
-            cut = self._first_cut(text)
+            variants = _variants().spans(text)
+            cut = self._first_cut(text, variants) if variants and self.words else None
             if cut is None:
                 break
             text = f"{text[:cut]} {text[cut:]}"
         return text
 
-    def _first_cut(self, text: str) -> int | None:
+    def _first_cut(self, text: str, variants: list[tuple[int, int]]) -> int | None:
         """Return the edge of a home word that a variant word crosses, or None."""
-        homes = [match.span() for match in self.pattern.finditer(text)] if self.pattern else []
-        for start, end in _variants().spans(text):
+        homes = self._spans(text)
+        for start, end in variants:
             for home_start, home_end in homes:
                 if start < home_start < end < home_end:
                     return home_start
                 if home_start < start < home_end < end:
                     return home_end
         return None
+
+    def _spans(self, text: str) -> list[tuple[int, int]]:
+        """Return where the home words are in ``text`` (leftmost, longest; Latin words only whole)."""
+        spans: list[tuple[int, int]] = []
+        position = 0
+        while position < len(text):
+            end = next((position + n for n in self.lengths if self._word_at(text, position, n)), None)
+            if end is None:
+                position += 1
+            else:
+                spans.append((position, end))
+                position = end
+        return spans
+
+    def _word_at(self, text: str, position: int, length: int) -> bool:
+        word = text[position : position + length]
+        if len(word) < length or word not in self.words:
+            return False
+        if not _LATIN.search(word):
+            return True
+        before = text[position - 1] if position else " "
+        after = text[position + length] if position + length < len(text) else " "
+        return not (before.isascii() and before.isalpha()) and not (after.isascii() and after.isalpha())
 
 
 def compact(text: str) -> str:

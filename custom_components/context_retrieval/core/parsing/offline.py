@@ -435,14 +435,13 @@ class DeviceCalls:
     @classmethod
     def of(cls, devices: Sequence[Device], rooms: Sequence[Room] = ()) -> DeviceCalls:
         """Return how ``devices`` are called, with the aliases of ``rooms``."""
-        counts = Counter(
-            name for device in devices for name in {compact(n) for n in (device.name, *device.aliases) if n}
-        )
+        called = [{compact(n) for n in (device.name, *device.aliases) if n} for device in devices]
+        counts = Counter(name for names in called for name in names)
         room_named = set()
-        for device in devices:
+        for device, names in zip(devices, called, strict=True):
             room = compact(device.room)
-            for name in (device.name, *device.aliases):
-                said = compact(name).removeprefix(room) if room else compact(name)
+            for name in names:
+                said = name.removeprefix(room) if room else name
                 if said in GENERIC_TYPE_WORDS:
                     room_named.add((room, TYPE_WORDS[said]))
         return cls(
