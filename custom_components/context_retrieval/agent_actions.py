@@ -190,7 +190,7 @@ def _decision(
 
     devices = retrieval.home.by_id
     text = retrieval.home.index.home_words.separate(text)  # as retrieval read it (开细路房: 开 细路房)
-    decision = decide(retrieval.results, devices, text, current)
+    decision = decide(retrieval.results, devices, text, current, running, which_by_running=False)
     asked = data.choices.get(conversation_id)
     data.choices.forget(conversation_id)
     said = {result.command.a for result in retrieval.results} - {UNKNOWN_ACTION}

@@ -283,6 +283,28 @@ def test_which_of_several_is_settled_by_the_one_that_runs_when_the_action_change
     assert decide([found("打开")], home, "打开空调", running=running).outcome is Outcome.ASK
 
 
+def test_an_adjustment_of_a_set_moves_only_the_devices_that_run():
+    """客厅的灯调暗: a light that is off has no brightness to dim (dimming it would turn it on)."""
+    home = {
+        "light.a": Device(id="light.a", name="主灯", room="客厅", category="Light", commands=[STEP]),
+        "light.b": Device(id="light.b", name="筒灯", room="客厅", category="Light", commands=[STEP]),
+    }
+    group = Group("group-1", "客厅的灯 (2)", ["light.a", "light.b"], STEP.id)
+    command = Command(a="调暗", s="客厅", n="灯", t="Light", q=Quantifier.ALL)
+    found = result(
+        command, Candidate("group-1", "group", STEP.id, 1, 0, 1, ["room_hit"]), groups={"group-1": group}
+    )
+
+    def running(device_id: str) -> bool | None:
+        return device_id == "light.a"
+
+    dimmed = decide([found], home, "客厅的灯调暗一点", running=running)
+    assert [a.device_ids for a in dimmed.actions] == [("light.a",)]
+    assert [a.device_ids for a in decide([found], home, "客厅的灯调暗一点").actions] == [
+        ("light.a", "light.b")
+    ]
+
+
 def test_a_whole_home_set_the_user_did_not_ask_for_asks_for_the_room():
     group = Group("group-1", "灯 (3)", ["light.a", "light.b", "light.c"], TURN_ON.id)
     found = result(

@@ -196,18 +196,21 @@ def _not_known(_device_id: str) -> bool | None:
     return None
 
 
-def decide(
+def decide(  # noqa: PLR0913 - the results, what they are read against, and the home's live state
     results: Sequence[RetrievalResult],
     devices: Mapping[str, Device],
     text: str,
     current: CurrentValues = _unknown,
     running: RunningStates = _not_known,
+    *,
+    which_by_running: bool = True,
 ) -> Decision:
     """Return what to do with the results of ``text`` (one per parsed command).
 
-    ``running`` settles which of several devices is meant when exactly one of them runs and the
-    command changes a running device (关掉, 调高, 调到26度): 冷气调到24度 with one of three
-    air conditioners on.
+    ``running`` says which devices run. An adjustment of a set moves only those that do (a
+    light that is off has no brightness to dim). With ``which_by_running`` it also settles which
+    of several devices is meant when exactly one of them runs and the command changes a running
+    device (关掉, 调高, 调到26度): 冷气调到24度 with one of three air conditioners on.
     """
     results = _without_target_fragments(results)
     if not results:
@@ -218,7 +221,8 @@ def decide(
         if _acts_on_all_mentioned(result, devices):
             decision = _act_on_every_candidate(result, devices, turn, current)
         else:
-            decision = _decide_one(result, devices, text, turn, (current, running))
+            settles = running if which_by_running else _not_known
+            decision = _decide_one(result, devices, text, turn, (current, running, settles))
         if decision is not None:
             return decision
         for action in turn.actions[before:]:
@@ -270,10 +274,13 @@ def _decide_one(
     devices: Mapping[str, Device],
     text: str,
     turn: _Turn,
-    live: tuple[CurrentValues, RunningStates],
+    live: tuple[CurrentValues, RunningStates, RunningStates],
 ) -> Decision | None:
-    """Add the result's action or readings to ``turn``; return a decision that ends the turn early."""
-    current, running = live
+    """Add the result's action or readings to ``turn``; return a decision that ends the turn early.
+
+    ``live`` holds the present values, what runs, and what runs when it may settle which device.
+    """
+    current, running, settles = live
     if (scene := _scene_said_alone(result, devices, text)) is not None:
         turn.actions.append(scene)
         return None
@@ -296,21 +303,31 @@ def _decide_one(
     if result.hint == "multiple_close_matches" and (
         named := _named_in_text(result, devices, text)
         or _room_and_kind(result, devices)
-        or _the_running_one(result, _close(result), running)
+        or _the_running_one(result, _close(result), settles)
     ):
         # 关掉公卫灯 with 公卫灯 and 公卫镜前灯 close: the one the user called by its full name.
         top, targets = named, (named.entity_id,)
     elif (
         result.hint is None
         and _whole_home_unasked(result, top, text)
-        and (one := _the_running_one(result, _members(top, result), running))
+        and (one := _the_running_one(result, _members(top, result), settles))
     ):
         top, targets = one, (one.entity_id,)  # 冷气调到24度: the one air conditioner that runs
     elif result.hint is not None:
         return _which(_HINT_REASONS.get(result.hint, AskReason.WHICH_DEVICE), result, devices)
+    if top.entity_kind == "group" and relative_direction(result.command.a) is not None:
+        targets = _running_members(targets, running)  # 客厅的灯调暗一点: the lights that are on
     return _unclear_target(result, top, targets, devices, text) or _action(
         result.command.a, top, targets, devices, turn, current
     )
+
+
+def _running_members(targets: tuple[str, ...], running: RunningStates) -> tuple[str, ...]:
+    """Return the members of a set that run, when some do and the others are known not to."""
+    states = [running(device_id) for device_id in targets]
+    if None in states or not any(states):
+        return targets
+    return tuple(device_id for device_id, state in zip(targets, states, strict=True) if state)
 
 
 def _close(result: RetrievalResult) -> list[Candidate]:
