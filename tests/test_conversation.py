@@ -248,3 +248,14 @@ async def test_the_one_device_that_runs_settles_which_when_the_action_changes_it
         ("light.turn_off", ["light.living_main"], {}),
     ]
     assert asked.continue_conversation  # asked which room
+
+
+async def test_it_means_what_the_agent_acted_on(loaded_entry, home: HomeAssistant, calls):
+    """打开灯 asked which room, 厨房的 answered: 把它关掉 turns off the kitchen light, not the three."""
+    asked = await say(home, "打开灯")
+    await say(home, "厨房的", asked.conversation_id)
+    await say(home, "把它关掉", asked.conversation_id)
+    assert made(calls) == [
+        ("light.turn_on", ["light.kitchen"], {}),
+        ("light.turn_off", ["light.kitchen"], {}),
+    ]

@@ -161,6 +161,9 @@ async def async_act(
             )
             return _result(user_input, chat_log, response)
         parts.append(replies.say("agent_done", actions=_done(decision.actions, devices, replies)))
+        # 它 next means what was acted on, not every close match the engine remembered.
+        state = data.conversations.get(chat_log.conversation_id)
+        state.remember([d for action in decision.actions for d in action.device_ids], state.last_command())
     if decision.readings:
         parts.append(replies.say("agent_answer", readings=_answer(hass, decision.readings, devices, replies)))
         if not decision.actions:

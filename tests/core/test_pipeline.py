@@ -525,6 +525,14 @@ def test_a_guess_for_an_unknown_name_is_not_remembered(home):
     assert state.last_mentioned() == ["lamp-1"]
 
 
+def test_close_matches_are_all_remembered(home):
+    """客厅的灯开着吗 finds two lights alike: 那个 next may mean either, so both are remembered."""
+    state = ConversationState()
+    (result,) = run(home, "客厅的灯开着吗", cmd("查询状态", "客厅", "灯", "Light"), state=state)
+    assert result.hint == "multiple_close_matches"
+    assert sorted(state.last_mentioned()) == ["lamp-1", "lamp-3"]
+
+
 def test_ungated_type_word_matches_every_device_of_its_category(home):
     shutters = [
         *home,

@@ -21,7 +21,15 @@ from .models import (
     Room,
 )
 from .parsing import command_to_ir, parse_commands
-from .search import MAX_COMMANDS, MAX_TOP_K, NAME_NOT_FOUND, NO_TARGET, CommandSearch
+from .search import (
+    CLOSE_MATCH_MARGIN,
+    MAX_COMMANDS,
+    MAX_TOP_K,
+    MULTIPLE_CLOSE_MATCHES,
+    NAME_NOT_FOUND,
+    NO_TARGET,
+    CommandSearch,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -171,6 +179,15 @@ def _remember(state: ConversationState, result: RetrievalResult) -> None:
     if not result.candidates or result.hint in (NAME_NOT_FOUND, NO_TARGET):
         return
     top = result.candidates[0]
+    if top.entity_kind == "device" and result.hint == MULTIPLE_CLOSE_MATCHES:
+        # 除湿机开着吗 read two alike: the next 那台 may mean either, so both are remembered.
+        close = [
+            c.entity_id
+            for c in result.candidates
+            if c.entity_kind == "device" and top.total_score - c.total_score < CLOSE_MATCH_MARGIN
+        ]
+        state.remember(close, result.command)
+        return
     if top.entity_kind == "device":
         state.remember([top.entity_id], result.command)
         return
