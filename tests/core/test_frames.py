@@ -57,3 +57,13 @@ def test_offline_a_room_said_alone_after_a_command_takes_its_action_and_kind(hom
     (alone,) = retrieve("卧室的呢", home, None, ConversationState())
     assert alone.command.a == "UNKNOWN"
     assert alone.meta["fallback"] == "raw_text"
+
+
+def test_a_follow_up_in_cantonese_goes_on_and_its_du_is_no_all_word(home):
+    """主灯都系 is Cantonese for 主灯也一样: it takes the last action, for 主灯 alone (都系 is no 都)."""
+    state = ConversationState()
+    run(home, "打开老伙计", cmd("打开", n="老伙计"), state=state)
+    (result,) = run(home, "主灯都系", cmd("UNKNOWN", n="主灯", t="Light"), state=state)
+    assert result.command.a == "打开"
+    assert members(result)[0] == "lamp-3"
+    assert "quantifier_from_text" not in result.meta  # 都 of 都系 makes no set

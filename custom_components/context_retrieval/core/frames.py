@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .models import ANY_NAME, ANY_ROOM, LAST_MENTIONED, UNKNOWN_ACTION, UNKNOWN_CATEGORY, Command, Quantifier
+from .text import compact
 
 FOLLOW_UP_MARKERS = ("也", "一样", "还有", "呢", "同样", "照样")
 """Words that say an utterance goes on from the last one (也, 呢): it may leave the rest unsaid."""
@@ -19,7 +20,8 @@ def with_frame(command: Command, last: Command | None, text: str) -> Command:
     """Return ``command`` completed from the ``last`` one when it says only a room or only a name."""
     if last is None or last.a == UNKNOWN_ACTION or last.n in {ANY_NAME, LAST_MENTIONED}:
         return command
-    goes_on = any(marker in text for marker in FOLLOW_UP_MARKERS)
+    said = compact(text)  # in any variety: Cantonese 纱帘都系 is 纱帘也一样
+    goes_on = any(marker in said for marker in FOLLOW_UP_MARKERS)
     rooms_only = (
         command.n == ANY_NAME
         and command.t == UNKNOWN_CATEGORY

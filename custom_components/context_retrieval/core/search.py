@@ -163,7 +163,7 @@ class CommandSearch:
         elif (
             self.sole_command
             and (hint or category_for_type_hint(ir.type_hint))
-            and any(word in ir.raw for word in ALL_WORDS)
+            and any(word in compact(ir.raw) for word in ALL_WORDS)  # in any variety: 都系 is no 都
         ):
             # A type is needed: a bare 都关掉 is a follow-up about the last devices, not the home.
             quantifier = Quantifier.ALL

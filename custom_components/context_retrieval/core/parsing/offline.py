@@ -466,7 +466,7 @@ class OfflineParser:
     device_names: frozenset[str]
     """Device names as they appear in ``NAME`` token values."""
     categories: frozenset[str] | None
-    calls: DeviceCalls = field(default_factory=lambda: DeviceCalls())
+    calls: DeviceCalls = field(default_factory=DeviceCalls)
     """How the devices are called beyond their names (电视 for one TV, 厨房灯 in 厨房)."""
 
     @classmethod
