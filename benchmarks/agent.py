@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 from collections import Counter
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -42,6 +43,7 @@ from .hass_instance import test_home_assistant
 from .labelled_homes import async_create_layout
 
 if TYPE_CHECKING:
+    from collections.abc import AsyncIterator
     from pathlib import Path
 
 DATA = REPO_ROOT / "benchmarks" / "data"
@@ -215,10 +217,10 @@ def _as_call(call: ServiceCall) -> Call:
     return (f"{call.domain}.{call.service}", frozenset(entity_ids), data)
 
 
-async def _async_run_set(directory: Path, agent_id: str = AGENT) -> list[TurnOutcome]:
-    """Run every dialogue of a set through an agent; return one outcome per turn."""
+@asynccontextmanager
+async def async_agent_home(directory: Path) -> AsyncIterator[tuple[HomeAssistant, Recorder, MockConfigEntry]]:
+    """Yield a test instance holding a set's home, its services recorded, the integration set up offline."""
     layout = yaml.safe_load((directory / "ha" / "home.yaml").read_text(encoding="utf-8"))
-    outcomes: list[TurnOutcome] = []
     async with test_home_assistant() as hass:
         await async_create_layout(hass, layout)
         recorder = Recorder()
@@ -227,6 +229,14 @@ async def _async_run_set(directory: Path, agent_id: str = AGENT) -> list[TurnOut
         entry.add_to_hass(hass)
         await hass.config_entries.async_setup(entry.entry_id)
         await hass.async_block_till_done()
+        yield hass, recorder, entry
+        await hass.async_stop(force=True)
+
+
+async def _async_run_set(directory: Path, agent_id: str = AGENT) -> list[TurnOutcome]:
+    """Run every dialogue of a set through an agent; return one outcome per turn."""
+    outcomes: list[TurnOutcome] = []
+    async with async_agent_home(directory) as (hass, recorder, _entry):
         initial = {state.entity_id: state for state in hass.states.async_all()}
         for dialogue in read_records(directory / "agent.jsonl"):
             for state in initial.values():  # each dialogue starts from the labelled home
@@ -254,7 +264,6 @@ async def _async_run_set(directory: Path, agent_id: str = AGENT) -> list[TurnOut
                         speech=result.response.speech.get("plain", {}).get("speech", ""),
                     )
                 )
-        await hass.async_stop(force=True)
     return outcomes
 
 

@@ -12,31 +12,18 @@ from __future__ import annotations
 import argparse
 import asyncio
 
-import yaml
 from homeassistant.components import conversation
 from homeassistant.core import Context
-from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.context_retrieval.const import DOMAIN
 from custom_components.context_retrieval.retrieval import async_run_retrieval
 
-from .agent import AGENT, DATA, Recorder, _as_call
-from .hass_instance import test_home_assistant
-from .labelled_homes import async_create_layout
+from .agent import AGENT, DATA, _as_call, async_agent_home
 
 MAX_CANDIDATES = 4
 
 
 async def _async_explain(set_name: str, utterances: list[str]) -> None:
-    layout = yaml.safe_load((DATA / set_name / "ha" / "home.yaml").read_text(encoding="utf-8"))
-    async with test_home_assistant() as hass:
-        await async_create_layout(hass, layout)
-        recorder = Recorder()
-        recorder.register(hass)
-        entry = MockConfigEntry(domain=DOMAIN, title="Context Retrieval", options={})
-        entry.add_to_hass(hass)
-        await hass.config_entries.async_setup(entry.entry_id)
-        await hass.async_block_till_done()
+    async with async_agent_home(DATA / set_name) as (hass, recorder, entry):
         conversation_id = "explain"
         for text in utterances:
             retrieval = await async_run_retrieval(
@@ -65,7 +52,6 @@ async def _async_explain(set_name: str, utterances: list[str]) -> None:
             # The preview ran in a conversation of its own: the agent's keeps the dialogue's memory.
             print(f"  calls: {[_as_call(call) for call in recorder.calls]}")
             print(f"  said: {reply.response.speech.get('plain', {}).get('speech', '')}")
-        await hass.async_stop(force=True)
 
 
 def main() -> None:

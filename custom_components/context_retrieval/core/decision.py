@@ -30,7 +30,7 @@ from .models import (
     Quantifier,
 )
 from .parsing.offline import ACTION_OFF, ATTRIBUTE_WORDS, SETTING_PREFIX, relative_direction, spoken_values
-from .search import ALL_WORDS, CLOSE_MATCH_MARGIN
+from .search import CLOSE_MATCH_MARGIN, close_matches, says_all
 from .text import compact, has_latin, normalize
 
 if TYPE_CHECKING:
@@ -53,8 +53,6 @@ MIN_SPREAD_NAME = 3
 """Characters a scene's name needs before words inside it are allowed."""
 MAX_READINGS = 3
 """Close candidates read for a question about one thing (客厅温度多少: the sensor and the air conditioner)."""
-MIN_CHOICES = 2
-"""Candidates it takes to choose among."""
 MIN_CHOICES = 2
 """Candidates it takes to choose among."""
 MAX_OPTIONS = 5
@@ -303,7 +301,7 @@ def _decide_one(
     if result.hint == "multiple_close_matches" and (
         named := _named_in_text(result, devices, text)
         or _room_and_kind(result, devices)
-        or _the_running_one(result, _close(result), settles)
+        or _the_running_one(result, close_matches(result.candidates), settles)
     ):
         # 关掉公卫灯 with 公卫灯 and 公卫镜前灯 close: the one the user called by its full name.
         top, targets = named, (named.entity_id,)
@@ -328,16 +326,6 @@ def _running_members(targets: tuple[str, ...], running: RunningStates) -> tuple[
     if None in states or not any(states):
         return targets
     return tuple(device_id for device_id, state in zip(targets, states, strict=True) if state)
-
-
-def _close(result: RetrievalResult) -> list[Candidate]:
-    """Return the device candidates as close to the top one as the engine's margin for close matches."""
-    best = result.candidates[0].total_score
-    return [
-        c
-        for c in result.candidates
-        if c.entity_kind == "device" and best - c.total_score < CLOSE_MATCH_MARGIN
-    ]
 
 
 def _members(group: Candidate, result: RetrievalResult) -> list[Candidate]:
@@ -504,7 +492,7 @@ def _set_guessed(result: RetrievalResult, top: Candidate, devices: Mapping[str, 
     rooms_left_out = any(part.startswith("!") for part in command.s.split(","))
     if command.q == Quantifier.EXCEPT and not command.x and not rooms_left_out:
         return True
-    return "unsupported_targets" in result.meta and not _says_all(text)
+    return "unsupported_targets" in result.meta and not says_all(text)
 
 
 def _opposite(action: str, command: CommandSpec) -> bool:
@@ -881,14 +869,8 @@ def _whole_home_unasked(result: RetrievalResult, top: Candidate, text: str) -> b
         top.entity_kind == "group"
         and command.q == Quantifier.ALL
         and command.s == ANY_ROOM
-        and not _says_all(text)
+        and not says_all(text)
     )
-
-
-def _says_all(text: str) -> bool:
-    """Return True when the utterance has an all-word, in any variety (所有, Cantonese 闩晒: 全部关掉)."""
-    said = compact(text)
-    return any(word in said for word in ALL_WORDS)
 
 
 def _action(  # noqa: PLR0913 - the command, its targets and where to put the result

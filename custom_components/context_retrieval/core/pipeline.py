@@ -22,13 +22,13 @@ from .models import (
 )
 from .parsing import command_to_ir, parse_commands
 from .search import (
-    CLOSE_MATCH_MARGIN,
     MAX_COMMANDS,
     MAX_TOP_K,
     MULTIPLE_CLOSE_MATCHES,
     NAME_NOT_FOUND,
     NO_TARGET,
     CommandSearch,
+    close_matches,
 )
 
 if TYPE_CHECKING:
@@ -181,12 +181,7 @@ def _remember(state: ConversationState, result: RetrievalResult) -> None:
     top = result.candidates[0]
     if top.entity_kind == "device" and result.hint == MULTIPLE_CLOSE_MATCHES:
         # 除湿机开着吗 read two alike: the next 那台 may mean either, so both are remembered.
-        close = [
-            c.entity_id
-            for c in result.candidates
-            if c.entity_kind == "device" and top.total_score - c.total_score < CLOSE_MATCH_MARGIN
-        ]
-        state.remember(close, result.command)
+        state.remember([c.entity_id for c in close_matches(result.candidates)], result.command)
         return
     if top.entity_kind == "device":
         state.remember([top.entity_id], result.command)

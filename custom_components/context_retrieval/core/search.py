@@ -36,7 +36,7 @@ from .parsing import REFERENCE_LAST_MENTIONED, command_to_ir
 from .text import compact
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Iterator, Sequence
 
     from .home_index import HomeIndex
     from .state import ConversationState
@@ -65,6 +65,22 @@ ALL_WORDS = ("所有", "全部", "全都", "每个", "每一个", "全屋", "一
 """Words that make a single type-word command mean every such device."""
 CLOSE_MATCH_MARGIN = 0.1
 """Top-1 and top-2 closer than this get ``hint: multiple_close_matches`` (seed 002 §3.3)."""
+
+
+def close_matches(candidates: Sequence[Candidate]) -> list[Candidate]:
+    """Return the device candidates as close to the top one as the margin for close matches."""
+    if not candidates:
+        return []
+    best = candidates[0].total_score
+    return [c for c in candidates if c.entity_kind == "device" and best - c.total_score < CLOSE_MATCH_MARGIN]
+
+
+def says_all(text: str) -> bool:
+    """Return True when the utterance has an all-word, in any variety (闩晒 is 全部关掉; 都系 has none)."""
+    said = compact(text)
+    return any(word in said for word in ALL_WORDS)
+
+
 MULTIPLE_CLOSE_MATCHES = "multiple_close_matches"
 NO_CANDIDATES = "no_candidates"
 NAME_NOT_FOUND = "name_not_found"
@@ -160,11 +176,7 @@ class CommandSearch:
             quantifier = Quantifier.EXCEPT
         elif hint and self._names_a_floor(ir.scope_include):
             quantifier = Quantifier.ALL  # 一楼的灯关了: a floor's lights, not one of them
-        elif (
-            self.sole_command
-            and (hint or category_for_type_hint(ir.type_hint))
-            and any(word in compact(ir.raw) for word in ALL_WORDS)  # in any variety: 都系 is no 都
-        ):
+        elif self.sole_command and (hint or category_for_type_hint(ir.type_hint)) and says_all(ir.raw):
             # A type is needed: a bare 都关掉 is a follow-up about the last devices, not the home.
             quantifier = Quantifier.ALL
         else:
