@@ -55,8 +55,10 @@ SETS: tuple[tuple[str, str], ...] = (
     ("agent_g", "agent_g (tuned on since issue 13's second session)"),
     ("agent_i", "agent_i (tuned on after its first measurement)"),
     ("agent_h", "agent_h (tuned on after its first measurement, in issue 13's third session)"),
-    ("agent_j", "agent_j (held-out: its misses never read)"),
-    ("agent_k", "agent_k (held-out: its misses never read)"),
+    ("agent_j", "agent_j (tuned on after issue 13's third session)"),
+    ("agent_k", "agent_k (tuned on after issue 13's third session)"),
+    ("agent_l", "agent_l (held-out: its misses never read)"),
+    ("agent_m", "agent_m (held-out: its misses never read)"),
 )
 """The sets run, in the order they were written: each says whether its misses were read while tuning."""
 SEALED = "agent_e"

@@ -379,6 +379,9 @@ def test_light_descriptions_and_ranges():
         {"value": "off", "description": "关"},
     ]
     assert commands["state:color_temp_kelvin"].value_range == {"unit": "K"}
+    named = commands["light.turn_on:color_temp_kelvin"].named_values or {}
+    # as lamps are sold in China: 暖光 2700 K, 自然光 (neutral) 4000 K, 白光 (cool white) 6000 K
+    assert (named["暖光"], named["自然光"], named["白光"]) == (2700, 4000, 6000)
 
 
 def test_fan_speed_step_and_fixed_values():

@@ -177,6 +177,19 @@ def test_a_numbered_level_is_that_step_of_a_range_in_percent():
     assert command_argument("设置风速=5档", BRIGHTNESS).problem is ArgumentProblem.UNKNOWN_VALUE  # no steps
 
 
+def test_a_number_said_without_a_unit_is_a_level_of_a_fan_with_few_speeds():
+    fan = CommandSpec(
+        id="fan.set_percentage:percentage",
+        description="设置风扇速度",
+        type="integer",
+        value_range={"minimum": 0, "maximum": 100, "step": 10, "unit": "%"},
+    )
+    assert command_argument("设置风速=6", fan).value == 60  # the sixth of ten speeds
+    assert command_argument("设置风速=30", fan).value == 30  # more than it has: a percentage
+    assert command_argument("设置风速=6%", fan).value == 6  # said as a percentage
+    assert command_argument("设置亮度=6", BRIGHTNESS).value == 6  # no coarse steps: a percentage
+
+
 def test_a_number_between_the_steps_is_asked_about():
     assert command_argument("设置温度=25.5C", TARGET).problem is ArgumentProblem.OFF_STEP  # whole degrees
     assert command_argument("设置温度=25C", TARGET).value == 25
@@ -213,6 +226,50 @@ def test_close_matches_are_settled_by_the_full_name_said_else_asked():
     assert vague.outcome is Outcome.ASK
     assert vague.reason is AskReason.WHICH_DEVICE
     assert vague.options == ("公卫镜前灯", "公卫灯")
+
+
+def test_a_name_said_inside_a_longer_word_calls_the_devices_holding_that_word():
+    """排风扇 holds 风扇, the standing fan's alias, but calls the exhaust fans: one is acted on, two asked about."""
+    on = CommandSpec(id="fan.turn_on", description="打开风扇")
+    standing = Device(
+        id="fan.s", name="落地扇", room="书房", aliases=("风扇",), category="Fan", commands=[on]
+    )
+    bath = Device(id="fan.b", name="浴室排风扇", room="浴室", category="Fan", commands=[on])
+    loo = Device(id="fan.l", name="厕所排风扇", room="厕所", category="Fan", commands=[on])
+    close = [device("fan.b", on.id, "name_partial"), device("fan.s", on.id, "name_partial")]
+    command = Command(a="打开", n="排风扇", t="Fan")
+
+    one = decide(
+        [result(command, *close, hint="multiple_close_matches")],
+        {d.id: d for d in (standing, bath)},
+        "排风扇也开",
+    )
+    two = decide(
+        [result(command, *close, device("fan.l", on.id, "name_partial"), hint="multiple_close_matches")],
+        {d.id: d for d in (standing, bath, loo)},
+        "排风扇开一下",
+    )
+
+    assert [a.device_ids for a in one.actions] == [("fan.b",)]
+    assert (two.outcome, two.reason) == (Outcome.ASK, AskReason.WHICH_DEVICE)
+
+
+def test_the_device_whose_whole_name_is_said_beats_one_ranked_first_by_a_short_alias():
+    """關掉書房燈 says 书房灯 whole; the desk lamp ranked first is only aliased lamp (灯)."""
+    off = CommandSpec(id="light.turn_off", description="关闭灯")
+    lamp = Device(
+        id="light.l", name="书房台灯", room="书房", aliases=("lamp",), category="Light", commands=[off]
+    )
+    main = Device(id="light.m", name="书房灯", room="书房", category="Light", commands=[off])
+    found = result(
+        Command(a="关闭", s="书房", n="灯", t="Light"),
+        device("light.l", off.id, "alias_hit", "room_hit"),
+        device("light.m", off.id, "name_partial", "room_hit"),
+    )
+
+    decision = decide([found], {lamp.id: lamp, main.id: main}, "關掉書房燈")
+
+    assert [a.device_ids for a in decision.actions] == [("light.m",)]
 
 
 def test_the_rooms_kind_is_the_device_named_room_and_kind():

@@ -128,6 +128,8 @@ def _ranged_value(action: str, said: ActionValue | None, command: CommandSpec) -
         if level is None:
             return Argument(problem=ArgumentProblem.UNKNOWN_VALUE)  # 三档 is a level, not 3 %
         said = ActionValue(level, "%")
+    elif equals and said.unit is None and (level := _plain_level(said.number, value_range)) is not None:
+        said = ActionValue(level, "%")  # 风速调到6 on a fan of ten speeds: the sixth, 60 %
     number = said.number
     if (
         value_range.get("minimum") == 0
@@ -154,6 +156,21 @@ def _level(value: str, number: float, value_range: dict[str, Any]) -> float | No
         return None
     level = round(number * step, 2)
     return level if not isinstance(high, (int, float)) or level <= high + STEP_TOLERANCE else None
+
+
+def _plain_level(number: float, value_range: dict[str, Any]) -> float | None:
+    """Return the percentage of the ``number``-th step of a percent range of few steps, None otherwise.
+
+    A number said without a unit of a range with steps coarser than 1 % is a level when the
+    range has that many steps (6 of ten speeds); a larger number is a percentage (30: 30 %).
+    """
+    step, high = value_range.get("step"), value_range.get("maximum")
+    if str(value_range.get("unit")) != "%" or not isinstance(step, (int, float)) or step <= 1:
+        return None
+    if not isinstance(high, (int, float)) or not float(number).is_integer() or number < 1:
+        return None
+    level = round(number * step, 2)
+    return level if level <= high + STEP_TOLERANCE else None
 
 
 def _off_step(number: float, value_range: dict[str, Any]) -> bool:

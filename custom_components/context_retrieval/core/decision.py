@@ -300,10 +300,20 @@ def _decide_one(
         return None
     if result.hint == "multiple_close_matches" and (
         named := _named_in_text(result, devices, text)
+        or _holding_name_said(result, devices)
         or _room_and_kind(result, devices)
         or _the_running_one(result, close_matches(result.candidates), settles)
     ):
         # 关掉公卫灯 with 公卫灯 and 公卫镜前灯 close: the one the user called by its full name.
+        top, targets = named, (named.entity_id,)
+    elif (
+        result.hint is None
+        and top.entity_kind == "device"
+        and not _says_name(devices.get(top.entity_id), text, MIN_NAME_LENGTH)
+        and (named := _named_in_text(result, devices, text)) is not None
+        and compact(result.command.n) in compact(device_label(devices[named.entity_id]))
+    ):
+        # 關掉書房燈 says 书房灯 whole; the desk lamp ranked first is only aliased lamp (灯).
         top, targets = named, (named.entity_id,)
     elif (
         result.hint is None
@@ -600,14 +610,16 @@ def _readings(result: RetrievalResult, devices: Mapping[str, Device]) -> list[Re
     return readings
 
 
-def _says_name(device: Device | None, text: str) -> bool:
-    """Return True when the utterance holds the device's whole name, an alias, or its room and name."""
+def _says_name(device: Device | None, text: str, shortest: int = 1) -> bool:
+    """Return True when the utterance holds the device's whole name, an alias, or its room and name.
+
+    Names shorter than ``shortest`` characters (compacted: lamp is 灯) do not count.
+    """
     if device is None:
         return False
     said = compact(text)
-    return any(
-        name and compact(name) in said for name in (device.name, *device.aliases, device_label(device))
-    )
+    names = (compact(n) for n in (device.name, *device.aliases, device_label(device)) if n)
+    return any(len(name) >= shortest and name in said for name in names)
 
 
 def _says_more(device: Device | None, name: str) -> bool:
@@ -645,17 +657,48 @@ def _room_and_kind(result: RetrievalResult, devices: Mapping[str, Device]) -> Ca
     return called[0] if len(called) == 1 else None
 
 
+def _holding_name_said(result: RetrievalResult, devices: Mapping[str, Device]) -> Candidate | None:
+    """Return the one close candidate with a name holding all of the name said, when that is no category word.
+
+    排风扇 with the bathroom's 排风扇 and a standing fan called 电风扇 close: only the first is
+    called all that was said; 灯 or 空调 name a whole kind and settle nothing.
+    """
+    wanted = compact(result.command.n)
+    if (
+        len(wanted) < MIN_NAME_LENGTH
+        or result.command.n in {ANY_NAME, LAST_MENTIONED}
+        or is_type_word(wanted)
+    ):
+        return None
+    holding = [
+        candidate
+        for candidate in close_matches(result.candidates)
+        if (device := devices.get(candidate.entity_id)) is not None
+        and any(wanted in compact(n) for n in (device.name, *device.aliases) if n)
+    ]
+    return holding[0] if len(holding) == 1 else None
+
+
 def _named_in_text(result: RetrievalResult, devices: Mapping[str, Device], text: str) -> Candidate | None:
-    """Return the one close candidate the utterance calls by its whole name, alias or room and name."""
+    """Return the one close candidate the utterance calls by its whole name, alias or room and name.
+
+    A name said only inside a longer word of another candidate's name is not said: 排风扇 holds
+    风扇, an alias of the standing fan, but calls the exhaust fans.
+    """
     said = compact(text)
+    called = {
+        candidate.entity_id: [compact(n) for n in (d.name, *d.aliases, device_label(d)) if n]
+        for candidate in result.candidates
+        if candidate.entity_kind == "device" and (d := devices.get(candidate.entity_id)) is not None
+    }
     best: tuple[int, Candidate] | None = None
     tie = False
     for candidate in result.candidates:
-        device = devices.get(candidate.entity_id)
-        if candidate.entity_kind != "device" or device is None:
+        names = called.get(candidate.entity_id)
+        if candidate.entity_kind != "device" or names is None:
             continue
-        names = [device.name, *device.aliases, device_label(device)]
-        length = max((len(compact(name)) for name in names if name and compact(name) in said), default=0)
+        others = [n for device_id, own in called.items() if device_id != candidate.entity_id for n in own]
+        length = max((len(name) for name in names if _said_whole(name, said, others)), default=0)
         if not length:
             continue
         if best is None or length > best[0]:
@@ -663,6 +706,17 @@ def _named_in_text(result: RetrievalResult, devices: Mapping[str, Device], text:
         elif length == best[0]:
             tie = True
     return None if best is None or tie else best[1]
+
+
+def _said_whole(name: str, said: str, others: Sequence[str]) -> bool:
+    """Return True when ``said`` holds ``name`` once at least not as part of a longer word of ``others``."""
+    start = said.find(name)
+    while name and start >= 0:
+        wider = (said[max(start - 1, 0) : start + len(name)], said[start : start + len(name) + 1])
+        if not any(len(word) > len(name) and any(word in other for other in others) for word in wider):
+            return True
+        start = said.find(name, start + 1)
+    return False
 
 
 def _name_unmatched(result: RetrievalResult, top: Candidate, devices: Mapping[str, Device]) -> bool:

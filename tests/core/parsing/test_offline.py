@@ -325,6 +325,35 @@ def test_a_rooms_type_word_is_the_device_called_so_there_else_every_one(text: st
     assert (command.n, command.q) == ("灯", quantifier)
 
 
+def test_a_device_named_by_a_rooms_alias_and_its_kind_is_the_rooms_kind_said() -> None:
+    """阳台灯 in the room 阳台花园 (alias 阳台): 阳台的灯 is that light, not every light there."""
+    devices = [
+        Device(id="light.b", name="阳台灯", room="阳台花园", category="Light"),
+        Device(id="light.g", name="花园串灯", room="阳台花园", category="Light"),
+    ]
+    calls = DeviceCalls.of(devices, [Room("阳台花园", aliases=("阳台",))])
+    parser = OfflineParser.build(["阳台花园", "阳台"], [d.name for d in devices], calls=calls)
+
+    [command] = parser.parse("阳台的灯也开")
+
+    assert (command.n, command.q) == ("灯", "one")
+
+
+def test_a_room_in_general_after_an_all_word_is_no_name() -> None:
+    """其他屋的灯, 别的地方的灯: every light but those left out, not a light called 屋灯."""
+    [command] = parse_offline("除了书房，其他屋的灯都关了", ROOMS, DEVICE_NAMES)
+
+    assert command.to_dict() == cmd("关闭", "*,!书房", "灯", "Light", "except")
+
+
+@pytest.mark.parametrize(("text", "action"), [("风速调到6", "设置风速=6"), ("风速调到60%", "设置风速=60%")])
+def test_a_fan_speed_said_without_a_unit_keeps_none(text: str, action: str) -> None:
+    """风速调到6 may be the sixth speed or 6 %: the fan's speeds decide, so no unit is added."""
+    [command] = parse_offline(f"风扇{text}", ROOMS, DEVICE_NAMES)
+
+    assert command.a == action
+
+
 @pytest.mark.parametrize(
     ("text", "action"),
     [

@@ -47,10 +47,12 @@ LOCK_NAME = "门锁"
 """The target of a lock verb said without one (锁门, 上锁)."""
 DEFAULT_QUERY_ATTRIBUTE = "状态"
 SETTING_PREFIX = "设置"
+SPEED_ATTRIBUTE = "风速"
+"""A fan's speed: a number said of it without a unit is a level or a percentage, as its speeds decide."""
 _PERCENT_ATTRIBUTES = {
     "Light": "亮度",
     "Blind": "位置",
-    "Fan": "风速",
+    "Fan": SPEED_ATTRIBUTE,
     "Television": "音量",
     "NetworkAudio": "音量",
 }
@@ -284,6 +286,8 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     # 那关了吧, 算了，还是关上吧: "then", "never mind", "after all" say no target.
     **_words(_Kind.FILLER, "那", "那就", "还是", "算了", "就行", "就好", "好了", "就可以", "可以了", "先"),
     **_words(_Kind.FILLER, "那边", "这边", "家里", "家中", "屋里", "屋头"),
+    # 其他屋的灯, 别的地方: a room in general, no name (a home's own rooms take precedence).
+    **_words(_Kind.FILLER, "屋", "屋子", "地方"),
     **_words(_Kind.FILLER, "个", "盏"),  # 开个灯, Cantonese 个窗帘开一半: a classifier, no name
     **_words(_Kind.FILLER, *_POLITE_WORDS),
     **_words(_Kind.FILLER, "(", ")", '"', "'", "“", "”", "‘", "’", "《", "》", ":", "~"),
@@ -437,11 +441,14 @@ class DeviceCalls:
         """Return how ``devices`` are called, with the aliases of ``rooms``."""
         called = [{compact(n) for n in (device.name, *device.aliases) if n} for device in devices]
         counts = Counter(name for names in called for name in names)
+        room_words = {compact(room.name): [compact(a) for a in room.aliases if a] for room in rooms}
         room_named = set()
         for device, names in zip(devices, called, strict=True):
             room = compact(device.room)
             for name in names:
-                said = name.removeprefix(room) if room else name
+                # 阳台灯 in the room 阳台花园 called 阳台 too: the light called so in that room.
+                prefix = next((w for w in (room, *room_words.get(room, ())) if w and name.startswith(w)), "")
+                said = name.removeprefix(prefix)
                 if said in GENERIC_TYPE_WORDS:
                     room_named.add((room, TYPE_WORDS[said]))
         return cls(
@@ -1341,6 +1348,8 @@ def _setting(number: _Token, attribute: str, category: str) -> str:
         said = attribute or _PERCENT_ATTRIBUTES.get(category, "")
         return f"{SETTING_PREFIX}{said}={number.value}"
     attribute = attribute or _PERCENT_ATTRIBUTES.get(category, "")
+    if attribute == SPEED_ATTRIBUTE and not number.unit:
+        return f"设置{attribute}={number.value}"  # 风速调到6: a level or a percentage, as the fan's speeds decide
     if not attribute and not number.unit:
         return f"{SETTING_PREFIX}={number.value}"  # 调到五十五 of an unknown kind: its own range decides
     return f"设置{attribute}={number.value}%"
