@@ -77,6 +77,8 @@ RUNNING_DOMAINS = frozenset(
 RESTING_STATES = frozenset({"off", "standby", "docked", "idle"})
 """States of a device that is not running (a player idle, a vacuum docked)."""
 UNKNOWN_STATES = frozenset({"unavailable", "unknown"})
+PLAYING_STATES = frozenset({"playing", "cleaning", "mowing"})
+"""States of a device doing what a pause stops (a player playing, a vacuum cleaning)."""
 MAX_SINGLE_READINGS = 2
 """Readings of one fact said device by device; more are said grouped by value (开：A、B；关：C)."""
 _ASK_KEYS = {
@@ -191,9 +193,15 @@ def _decision(
             return None
         return state.state not in RESTING_STATES
 
+    def playing(device_id: str) -> bool | None:
+        state = hass.states.get(device_id)
+        return None if state is None else state.state in PLAYING_STATES
+
     devices = retrieval.home.by_id
     text = retrieval.home.index.home_words.separate(text)  # as retrieval read it (开细路房: 开 细路房)
-    decision = decide(retrieval.results, devices, text, current, running, which_by_running=False)
+    decision = decide(
+        retrieval.results, devices, text, current, running, which_by_running=False, playing=playing
+    )
     asked = data.choices.get(conversation_id)
     data.choices.forget(conversation_id)
     said = {result.command.a for result in retrieval.results} - {UNKNOWN_ACTION}

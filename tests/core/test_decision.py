@@ -229,7 +229,7 @@ def test_close_matches_are_settled_by_the_full_name_said_else_asked():
 
 
 def test_a_name_said_inside_a_longer_word_calls_the_devices_holding_that_word():
-    """排风扇 holds 风扇, the standing fan's alias, but calls the exhaust fans: one is acted on, two asked about."""
+    """排风扇 holds 风扇, the standing fan's alias, but calls the exhaust fans: one is acted on, two asked."""
     on = CommandSpec(id="fan.turn_on", description="打开风扇")
     standing = Device(
         id="fan.s", name="落地扇", room="书房", aliases=("风扇",), category="Fan", commands=[on]
@@ -252,6 +252,38 @@ def test_a_name_said_inside_a_longer_word_calls_the_devices_holding_that_word():
 
     assert [a.device_ids for a in one.actions] == [("fan.b",)]
     assert (two.outcome, two.reason) == (Outcome.ASK, AskReason.WHICH_DEVICE)
+
+
+def test_a_pause_said_of_nothing_pauses_the_one_thing_playing():
+    """暂停一下 with one player playing pauses it; with two playing, or none, it asks."""
+    pause = CommandSpec(id="media_player.media_pause", description="暂停播放")
+    players = {
+        d: Device(id=d, name=name, room="客厅", category="Television", commands=[pause])
+        for d, name in (("media_player.tv", "电视"), ("media_player.box", "盒子"))
+    }
+    found = result(
+        Command(a="暂停"),
+        device("media_player.tv", pause.id, "vector_hit"),
+        device("media_player.box", pause.id, "vector_hit"),
+        hint="no_target",
+    )
+
+    one = decide([found], players, "暂停一下", playing=lambda d: d == "media_player.box")
+    two = decide([found], players, "暂停一下", playing=lambda _d: True)
+
+    assert [a.device_ids for a in one.actions] == [("media_player.box",)]
+    assert (two.outcome, two.reason) == (Outcome.ASK, AskReason.NO_TARGET)
+
+
+def test_the_head_of_a_devices_name_calls_it():
+    """排风扇 calls 二楼排风扇 (its floor left unsaid); 插座 alone calls no particular plug."""
+    on = CommandSpec(id="fan.turn_on", description="打开风扇")
+    fan = Device(id="fan.b", name="二楼排风扇", room="二楼卫生间", category="Fan", commands=[on])
+    found = result(
+        Command(a="打开", s="楼上厕所", n="排风扇", t="Fan"),
+        device("fan.b", on.id, "name_partial", "room_hit"),
+    )
+    assert decide([found], {fan.id: fan}, "楼上厕所的排风扇开开").outcome is Outcome.ACT
 
 
 def test_the_device_whose_whole_name_is_said_beats_one_ranked_first_by_a_short_alias():

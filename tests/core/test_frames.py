@@ -67,3 +67,25 @@ def test_a_follow_up_in_cantonese_goes_on_and_its_du_is_no_all_word(home):
     assert result.command.a == "打开"
     assert members(result)[0] == "lamp-3"
     assert "quantifier_from_text" not in result.meta  # 都 of 都系 makes no set
+
+
+def test_a_name_carried_to_a_room_where_nothing_is_called_so_becomes_its_kind(home):
+    """那卧室的呢 after 关掉客厅主灯: the bedroom has no 主灯, so it is about the bedroom's lights."""
+    from custom_components.context_retrieval.core.pipeline import retrieve
+
+    state = ConversationState()
+    retrieve("关掉客厅主灯", home, None, state)
+    (result,) = retrieve("那卧室的呢", home, None, state)
+    assert (result.command.a, result.command.s, result.command.n) == ("关闭", "卧室", "灯")
+    carried = with_frame(Command(a="UNKNOWN", s="卧室"), Command(a="关闭", n="主灯", t="Light"), "那卧室的呢")
+    assert carried.n == "主灯"  # nothing known about the rooms: the name is kept
+
+
+def test_a_room_said_alone_corrects_the_last_command_but_not_with_other_words_unread(home):
+    """书房的 after 打开台灯 is the study's; 主卧的留着 says more than a room and is not read as one."""
+    last = Command(a="打开", n="台灯", t="Light")
+    assert with_frame(Command(a="UNKNOWN", s="书房"), last, "书房的") == Command(
+        a="打开", s="书房", n="台灯", t="Light"
+    )
+    unread = Command(a="UNKNOWN", s="主卧")
+    assert with_frame(unread, last, "主卧的留着") == unread

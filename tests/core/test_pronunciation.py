@@ -89,6 +89,14 @@ def test_everyday_words_that_sound_like_a_type_word_are_not_respelled():
     assert all("pinyin_hit" not in candidate.reasons for candidate in result.candidates)
 
 
+def test_the_parsers_own_words_are_not_respelled_as_home_words():
+    """设定 sounds like 射灯 (灯 reads ding too), but is the verb 'set'."""
+    home = [*_home(), light("l-spot", "射灯", "卧室")]
+    (result,) = retrieve("卧室空调设定26度", home, None, ConversationState())
+    assert "heard_as" not in result.meta
+    assert (result.command.a, result.command.n) == ("设置温度=26C", "空调")
+
+
 def test_the_word_a_sound_is_heard_as_does_not_change_between_runs():
     """Set iteration of strings changes with the hash seed: the choice among readings must not."""
     program = (

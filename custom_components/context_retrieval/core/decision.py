@@ -29,8 +29,15 @@ from .models import (
     Candidate,
     Quantifier,
 )
-from .parsing.offline import ACTION_OFF, ATTRIBUTE_WORDS, SETTING_PREFIX, relative_direction, spoken_values
-from .search import CLOSE_MATCH_MARGIN, close_matches, says_all
+from .parsing.offline import (
+    ACTION_OFF,
+    ACTION_PAUSE,
+    ATTRIBUTE_WORDS,
+    SETTING_PREFIX,
+    relative_direction,
+    spoken_values,
+)
+from .search import CLOSE_MATCH_MARGIN, MULTIPLE_CLOSE_MATCHES, NO_TARGET, close_matches, says_all
 from .text import compact, has_latin, normalize
 
 if TYPE_CHECKING:
@@ -202,13 +209,15 @@ def decide(  # noqa: PLR0913 - the results, what they are read against, and the 
     running: RunningStates = _not_known,
     *,
     which_by_running: bool = True,
+    playing: RunningStates = _not_known,
 ) -> Decision:
     """Return what to do with the results of ``text`` (one per parsed command).
 
     ``running`` says which devices run. An adjustment of a set moves only those that do (a
     light that is off has no brightness to dim). With ``which_by_running`` it also settles which
     of several devices is meant when exactly one of them runs and the command changes a running
-    device (关掉, 调高, 调到26度): 冷气调到24度 with one of three air conditioners on.
+    device (关掉, 调高, 调到26度): 冷气调到24度 with one of three air conditioners on. ``playing``
+    says which devices play or clean: 暂停一下, said of nothing, pauses the one that does.
     """
     results = _without_target_fragments(results)
     if not results:
@@ -220,7 +229,7 @@ def decide(  # noqa: PLR0913 - the results, what they are read against, and the 
             decision = _act_on_every_candidate(result, devices, turn, current)
         else:
             settles = running if which_by_running else _not_known
-            decision = _decide_one(result, devices, text, turn, (current, running, settles))
+            decision = _decide_one(result, devices, text, turn, (current, running, settles, playing))
         if decision is not None:
             return decision
         for action in turn.actions[before:]:
@@ -272,15 +281,18 @@ def _decide_one(
     devices: Mapping[str, Device],
     text: str,
     turn: _Turn,
-    live: tuple[CurrentValues, RunningStates, RunningStates],
+    live: tuple[CurrentValues, RunningStates, RunningStates, RunningStates],
 ) -> Decision | None:
     """Add the result's action or readings to ``turn``; return a decision that ends the turn early.
 
-    ``live`` holds the present values, what runs, and what runs when it may settle which device.
+    ``live`` holds the present values, what runs, what runs when it may settle which device,
+    and what plays.
     """
-    current, running, settles = live
-    if (scene := _scene_said_alone(result, devices, text)) is not None:
-        turn.actions.append(scene)
+    current, running, settles, playing = live
+    if (
+        done := _scene_said_alone(result, devices, text) or _the_one_playing(result, devices, playing)
+    ) is not None:
+        turn.actions.append(done)  # 晚安模式; 暂停一下 with one thing in the home playing: that one
         return None
     if result.command.a == UNKNOWN_ACTION or "raw_text_reading" in result.meta or not result.candidates:
         return Decision(Outcome.HAND_OFF)
@@ -298,29 +310,8 @@ def _decide_one(
     if _is_question(top, targets, devices):
         turn.readings.extend(_readings(result, devices))
         return None
-    if result.hint == "multiple_close_matches" and (
-        named := _named_in_text(result, devices, text)
-        or _holding_name_said(result, devices)
-        or _room_and_kind(result, devices)
-        or _the_running_one(result, close_matches(result.candidates), settles)
-    ):
-        # 关掉公卫灯 with 公卫灯 and 公卫镜前灯 close: the one the user called by its full name.
-        top, targets = named, (named.entity_id,)
-    elif (
-        result.hint is None
-        and top.entity_kind == "device"
-        and not _says_name(devices.get(top.entity_id), text, MIN_NAME_LENGTH)
-        and (named := _named_in_text(result, devices, text)) is not None
-        and compact(result.command.n) in compact(device_label(devices[named.entity_id]))
-    ):
-        # 關掉書房燈 says 书房灯 whole; the desk lamp ranked first is only aliased lamp (灯).
-        top, targets = named, (named.entity_id,)
-    elif (
-        result.hint is None
-        and _whole_home_unasked(result, top, text)
-        and (one := _the_running_one(result, _members(top, result), settles))
-    ):
-        top, targets = one, (one.entity_id,)  # 冷气调到24度: the one air conditioner that runs
+    if (meant := _meant(result, top, devices, text, settles)) is not None:
+        top, targets = meant, (meant.entity_id,)
     elif result.hint is not None:
         return _which(_HINT_REASONS.get(result.hint, AskReason.WHICH_DEVICE), result, devices)
     if top.entity_kind == "group" and relative_direction(result.command.a) is not None:
@@ -328,6 +319,60 @@ def _decide_one(
     return _unclear_target(result, top, targets, devices, text) or _action(
         result.command.a, top, targets, devices, turn, current
     )
+
+
+def _meant(
+    result: RetrievalResult, top: Candidate, devices: Mapping[str, Device], text: str, settles: RunningStates
+) -> Candidate | None:
+    """Return the one device meant when it is not the top candidate as ranked, else None.
+
+    Among close matches: the one called by its full name (关掉公卫灯 with 公卫灯 and 公卫镜前灯
+    close), the one whose name holds all of the name said, the room's own (厨房灯), the one that
+    runs. Ranked first by a short alias: the one whose whole name is said (關掉書房燈 for 书房灯,
+    not the desk lamp aliased lamp, 灯). A set over the home the user did not ask for: its one
+    member that runs (冷气调到24度 with one air conditioner on).
+    """
+    if result.hint == MULTIPLE_CLOSE_MATCHES:
+        return (
+            _named_in_text(result, devices, text)
+            or _holding_name_said(result, devices)
+            or _room_and_kind(result, devices)
+            or _the_running_one(result, close_matches(result.candidates), settles)
+        )
+    if result.hint is not None:
+        return None
+    if top.entity_kind == "device" and not _says_name(devices.get(top.entity_id), text, MIN_NAME_LENGTH):
+        named = _named_in_text(result, devices, text)
+        if named is not None and compact(result.command.n) in compact(device_label(devices[named.entity_id])):
+            return named
+    if _whole_home_unasked(result, top, text):
+        return _the_running_one(result, _members(top, result), settles)
+    return None
+
+
+def _the_one_playing(
+    result: RetrievalResult, devices: Mapping[str, Device], playing: RunningStates
+) -> Action | None:
+    """Return the pause of the one device in the home that plays and can pause, for a pause said of nothing.
+
+    None for any other action or a pause said of something, or when none or several devices play.
+    """
+    action = result.command.a
+    if action != ACTION_PAUSE or result.hint != NO_TARGET:
+        return None
+    pausing = [
+        (device, command)
+        for device in devices.values()
+        for command in device.commands
+        if not command.readable
+        and not takes_argument(command)
+        and command.description.startswith(ACTION_PAUSE)
+    ]
+    active = [(device, command) for device, command in pausing if playing(device.id)]
+    if len(active) != 1:
+        return None
+    device, command = active[0]
+    return Action((device.id,), command, None, action)
 
 
 def _running_members(targets: tuple[str, ...], running: RunningStates) -> tuple[str, ...]:
@@ -743,7 +788,8 @@ def _name_unmatched(result: RetrievalResult, top: Candidate, devices: Mapping[st
 def _is_called(device: Device | None, name: str) -> bool:
     """Return True when ``name`` calls the device: a name or alias, with or without its room, or its own part.
 
-    主灯 calls 客厅主灯; 爸爸 and 妈妈的灯 call 主卧妈妈床头灯, 冰箱插座 not 鱼缸插座. A part is
+    主灯 calls 客厅主灯; 排风扇 calls 二楼排风扇; 爸爸 and 妈妈的灯 call 主卧妈妈床头灯, 冰箱插座 not
+    鱼缸插座. A name of three characters or more calls a device whose name ends with it. A part is
     its own when, without the type word it ends with, it is two characters or more of one of
     the device's names, and that name holds the type word too.
     """
@@ -756,6 +802,8 @@ def _is_called(device: Device | None, name: str) -> bool:
         full = compact(called)
         if wanted in {full, full.replace(room, "") if room else full}:
             return True
+        if len(wanted) > MIN_NAME_LENGTH and full.endswith(wanted) and not is_type_word(wanted):
+            return True  # 排风扇 for 二楼排风扇: the head of the name, its modifiers left unsaid
         if len(part) >= MIN_NAME_LENGTH and part in full and kind in full and not is_type_word(part):
             return True
     return False

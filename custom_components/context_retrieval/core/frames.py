@@ -1,23 +1,43 @@
 """Conversation frames: a follow-up that says only part of a command takes the rest from the last one.
 
 主卫的也开 after 打开客厅的灯 means the lights of 主卫; 那卧室的呢 after 客厅温度多少 asks the
-temperature of 卧室; 主灯也一样 after 打开落地灯 turns on 主灯. The last command is kept with
-the last-mentioned devices (``ConversationState``) and expires with them.
+temperature of 卧室; 书房的 after 打开台灯 corrects it to the study's; 主灯也一样 after 打开落地灯
+turns on 主灯. The last command is kept with the last-mentioned devices (``ConversationState``)
+and expires with them.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
+from .gating import CATEGORY_WORDS, is_type_word
 from .models import ANY_NAME, ANY_ROOM, LAST_MENTIONED, UNKNOWN_ACTION, UNKNOWN_CATEGORY, Command, Quantifier
 from .text import compact
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 FOLLOW_UP_MARKERS = ("也", "一样", "还有", "呢", "同样", "照样")
 """Words that say an utterance goes on from the last one (也, 呢): it may leave the rest unsaid."""
 
 
-def with_frame(command: Command, last: Command | None, text: str) -> Command:
-    """Return ``command`` completed from the ``last`` one when it says only a room or only a name."""
+type CalledInRoom = Callable[[str, str], bool]
+"""Whether a device in a room (or floor) word is called by a name."""
+
+
+def _anywhere(_room: str, _name: str) -> bool:
+    return True
+
+
+def with_frame(
+    command: Command, last: Command | None, text: str, called: CalledInRoom = _anywhere
+) -> Command:
+    """Return ``command`` completed from the ``last`` one when it says only a room or only a name.
+
+    A name carried to a room where nothing is called so becomes its kind: 那厨房呢 after 客厅大灯关了
+    is about the kitchen's light, the kitchen having no 大灯.
+    """
     if last is None or last.a == UNKNOWN_ACTION or last.n in {ANY_NAME, LAST_MENTIONED}:
         return command
     said = compact(text)  # in any variety: Cantonese 纱帘都系 is 纱帘也一样
@@ -28,10 +48,26 @@ def with_frame(command: Command, last: Command | None, text: str) -> Command:
         and command.s != ANY_ROOM
         and not command.s.startswith("!")
     )
-    if rooms_only and (goes_on or command.a != UNKNOWN_ACTION):
+    if rooms_only and (goes_on or command.a != UNKNOWN_ACTION or _only_rooms_said(said, command)):
+        # 那卧室的呢, 卧室的也开, or a correction: 书房的 after 打开台灯
         quantifier = Quantifier.ALL if last.q == Quantifier.EXCEPT else last.q
         action = last.a if command.a == UNKNOWN_ACTION else command.a
-        return replace(command, a=action, n=last.n, t=last.t, q=quantifier)
+        name = last.n
+        rooms = command.s.split(",")
+        if last.t in CATEGORY_WORDS and not is_type_word(name) and not any(called(r, name) for r in rooms):
+            name = CATEGORY_WORDS[last.t]
+        return replace(command, a=action, n=name, t=last.t, q=quantifier)
     if command.a == UNKNOWN_ACTION and command.n not in {ANY_NAME, LAST_MENTIONED} and goes_on:
         return replace(command, a=last.a)
     return command
+
+
+CORRECTION_PARTICLES = frozenset("的那个吧呢啊呀嘛是")
+"""What a correction may say besides its room (书房的, 是书房那个吧)."""
+
+
+def _only_rooms_said(said: str, command: Command) -> bool:
+    """Return True when the utterance says its rooms and nothing more than particles (书房的)."""
+    for room in sorted(command.s.split(","), key=len, reverse=True):
+        said = said.replace(compact(room), "")
+    return not set(said) - CORRECTION_PARTICLES

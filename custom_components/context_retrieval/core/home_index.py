@@ -11,11 +11,11 @@ from .embedding import Embedder, default_embedder
 from .gating import CATEGORIES, TYPE_WORDS, in_category
 from .keyword import KeywordIndex
 from .parsing import OfflineParser, build_system_prompt
-from .parsing.offline import DeviceCalls
+from .parsing.offline import LEXICON_WORDS, DeviceCalls
 from .pronunciation import SoundIndex
 from .scope import RoomTable
 from .spec import SpecIndex, build_command_document, build_fallback_document
-from .text import HomeWords
+from .text import HomeWords, compact
 from .vector import CommandVectorIndex
 
 if TYPE_CHECKING:
@@ -52,6 +52,17 @@ class HomeIndex:
     """Those and the type words of the home's categories, for a parsed room or name."""
     home_words: HomeWords
     """Rooms and device names and aliases, which no variant word is folded across (开细路房)."""
+
+    def calls_in_room(self, room: str, name: str) -> bool:
+        """Return True when a device in ``room`` (a room or floor word) has a name holding ``name``."""
+        word, wanted = compact(room), compact(name)
+        ids = self.rooms.floor_index.get(word) or (
+            (self.rooms.room_index[word],) if word in self.rooms.room_index else ()
+        )
+        return any(
+            int(room_id) in ids and any(wanted in compact(n) for n in (device.name, *device.aliases) if n)
+            for device, room_id in zip(self.devices, self.rooms.room_ids, strict=True)
+        )
 
     def covers(self, devices: Sequence[Device]) -> bool:
         """Return True when this index was built for exactly these device ids, in order."""
@@ -126,7 +137,7 @@ def build_home_index(
             calls=DeviceCalls.of(devices, rooms),
         ),
         room_sounds=SoundIndex.build(room_names),
-        word_sounds=SoundIndex.build([*room_names, *device_names]),
+        word_sounds=SoundIndex.build([*room_names, *device_names], kept=LEXICON_WORDS),
         home_words=HomeWords.build([*room_names, *device_names]),
         slot_sounds=SoundIndex.build(
             [

@@ -118,7 +118,7 @@ def retrieve(  # noqa: PLR0913 - the public signature is fixed by the contract
     last = state.last_command()
     for said in commands:
         command_started = perf_counter()
-        command = with_frame(said, last, text)
+        command = with_frame(said, last, text, index.calls_in_room)
         if command != said:
             parse_meta["frame"] = command.to_dict()
         if command.a == UNKNOWN_ACTION and command.n == ANY_NAME:

@@ -56,17 +56,20 @@ class SoundIndex:
     longest: int = field(default=0)
     first_sounds: frozenset[str] = frozenset()
     """The readings a home word can start with: a span starting otherwise is not tried."""
+    kept: frozenset[str] = frozenset()
+    """Everyday words said as they are, never respelled (设定 is not the home's 射灯)."""
 
     @classmethod
-    def build(cls, words: Iterable[str]) -> SoundIndex:
-        """Index the compacted words of at least MIN_SOUND_WORD Han characters."""
+    def build(cls, words: Iterable[str], kept: Iterable[str] = ()) -> SoundIndex:
+        """Index the compacted words of MIN_SOUND_WORD Han characters or more; ``kept`` words stay as said."""
         known = sorted({w for w in map(compact, words) if len(w) >= MIN_SOUND_WORD and all(map(has_han, w))})
         by_sound: dict[SoundKey, str] = {}
         for word in known:
             for key in sound_keys(word):
                 by_sound.setdefault(key, word)
         first = frozenset(key[0] for key in by_sound)
-        return cls(frozenset(known), by_sound, max(map(len, known), default=0), first)
+        everyday = frozenset(word for word in kept if len(word) >= MIN_SOUND_WORD and word not in known)
+        return cls(frozenset(known), by_sound, max(map(len, known), default=0), first, everyday)
 
     def word_like(self, text: str) -> str | None:
         """Return the home word that ``text`` sounds like (None if none, or if it is one)."""
@@ -116,7 +119,7 @@ class SoundIndex:
                 continue
             for size in range(min(self.longest, len(text) - position), MIN_SOUND_WORD - 1, -1):
                 span = text[position : position + size]
-                if span in self.words:
+                if span in self.words or span in self.kept:
                     out.append(span)
                     break
                 word = self.word_like(span) if all(map(has_han, span)) else None

@@ -339,6 +339,58 @@ def test_a_device_named_by_a_rooms_alias_and_its_kind_is_the_rooms_kind_said() -
     assert (command.n, command.q) == ("灯", "one")
 
 
+@pytest.mark.parametrize("text", ["开个空调，卧室的", "空调开一下，卧室里的"])
+def test_a_room_said_after_the_command_is_its_room(text: str) -> None:
+    [command] = parse_offline(text, ROOMS, DEVICE_NAMES)
+
+    assert (command.a, command.s, command.n, command.q) == ("打开", "卧室", "空调", "one")
+
+
+@pytest.mark.parametrize(("text", "action"), [("算了，还是开着吧", "打开"), ("让它关着就好", "关闭")])
+def test_a_state_said_as_what_to_keep_is_an_action(text: str, action: str) -> None:
+    """还是开着吧 asks to keep it on; 开着吗 stays a question."""
+    [command] = parse_offline(text, ROOMS, DEVICE_NAMES)
+    [question] = parse_offline("卧室灯开着吗", ROOMS, DEVICE_NAMES)
+
+    assert command.a == action
+    assert question.a.startswith("查询")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("卧室的灯儿开开", cmd("打开", "卧室", "灯", "Light", "all")),
+        ("把卧室床头灯调暗点儿", cmd("调暗", "卧室", "床头灯", "Light")),
+        ("客厅的帘子撂下来", cmd("关闭", "客厅", "窗帘", "Blind")),
+        ("电视 switch 到 HDMI 2", cmd("设置=hdmi2", "*", "电视", "Television", "all")),
+    ],
+)
+def test_northern_speech_and_english_verbs_are_read(text: str, expected: dict) -> None:
+    """儿化 (灯儿, 点儿), 开开, 帘子, 撂下来; switch 到 is 切换到."""
+    assert [c.to_dict() for c in parse_offline(text, ROOMS, DEVICE_NAMES)] == [expected]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("打开阳台浇花的阀门", cmd("打开", "阳台", "浇花阀门", "Valve")),  # the valve 浇花阀门
+        ("电视声音太大了", cmd("调小音量", "*", "电视", "Television", "all")),  # too loud: lower it
+        ("台灯太亮了", cmd("调暗", "*", "台灯", "Light")),
+        ("把台灯色温调到4000", cmd("设置色温=4000K", "*", "台灯", "Light")),  # a colour temperature is kelvin
+        ("把空调设定26度", cmd("设置温度=26C", "*", "空调", "AirConditioner", "all")),
+        ("扫地机去扫一下地", cmd("开始扫地", "*", "扫地机", "RobotCleaner", "all")),
+        ("开埋热水壶同洗衣机", [cmd("打开", n="热水壶"), cmd("打开", n="洗衣机", t="Washer", q="all")]),
+        ("校到26度啦", cmd("设置温度=26C")),  # particles of colloquial speech are no name
+        ("开部空调", cmd("打开", "*", "空调", "AirConditioner", "all")),  # Cantonese classifier
+    ],
+)
+def test_everyday_phrasing_is_read(text: str, expected: dict | list) -> None:
+    """的 before a type word, 太亮 (too much), 色温 in kelvin, 设定, 扫一下地, Cantonese 同 and 部, 啦."""
+    commands = [c.to_dict() for c in parse_offline(text, ROOMS, [*DEVICE_NAMES, "浇花阀门", "热水壶"])]
+
+    assert commands == (expected if isinstance(expected, list) else [expected])
+
+
 def test_a_room_in_general_after_an_all_word_is_no_name() -> None:
     """其他屋的灯, 别的地方的灯: every light but those left out, not a light called 屋灯."""
     [command] = parse_offline("除了书房，其他屋的灯都关了", ROOMS, DEVICE_NAMES)

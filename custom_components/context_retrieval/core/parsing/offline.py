@@ -43,11 +43,13 @@ ACTION_QUERY = "查询"
 ACTION_LOCK = "锁定"
 ACTION_UNLOCK = "解锁"
 ACTION_PLAY = "播放"
+ACTION_PAUSE = "暂停"
 LOCK_NAME = "门锁"
 """The target of a lock verb said without one (锁门, 上锁)."""
 DEFAULT_QUERY_ATTRIBUTE = "状态"
 SETTING_PREFIX = "设置"
 SPEED_ATTRIBUTE = "风速"
+COLOUR_TEMPERATURE_ATTRIBUTE = "色温"
 """A fan's speed: a number said of it without a unit is a level or a percentage, as its speeds decide."""
 _PERCENT_ATTRIBUTES = {
     "Light": "亮度",
@@ -165,7 +167,20 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     **_words(
         _Kind.SET,
         *("调到", "调至", "调成", "调为", "调整到", "调整为", "调", "开到", "变成"),
-        *("设置到", "设置成", "设置为", "设置", "设为", "设成", "设到", "改成", "改为"),
+        *(
+            "设置到",
+            "设置成",
+            "设置为",
+            "设置",
+            "设为",
+            "设成",
+            "设到",
+            "改成",
+            "改为",
+            "设定",
+            "设定为",
+            "设定成",
+        ),
         *("切换到", "切换为", "切换成", "切到", "切成", "换成", "换到", "转到"),
         # 调暗到30%: an adjustment verb with 到 sets the value, it does not move it by 30.
         *("调高到", "调低到", "调亮到", "调暗到", "调大到", "调小到"),
@@ -178,8 +193,15 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
         _Kind.ADJUST, dict.fromkeys(("开一点", "开一些", "开多一点", "开些", "开一条缝", "开条缝"), "调大")
     ),
     **_mapped(_Kind.ADJUST, dict.fromkeys(("关一点", "关一些", "关些"), "调小")),
-    **_mapped(_Kind.ADJUST, dict.fromkeys(("亮一点", "亮点", "亮一些", "亮些"), "调亮")),
-    **_mapped(_Kind.ADJUST, dict.fromkeys(("暗一点", "暗点", "暗一些", "暗些"), "调暗")),
+    **_mapped(_Kind.ADJUST, dict.fromkeys(("亮一点", "亮点", "亮一些", "亮些", "调亮点"), "调亮")),
+    **_mapped(_Kind.ADJUST, dict.fromkeys(("暗一点", "暗点", "暗一些", "暗些", "调暗点"), "调暗")),
+    # 太亮了, 声音太大了: too much one way asks for the other
+    **_mapped(_Kind.ADJUST, dict.fromkeys(("太亮", "太刺眼"), "调暗")),
+    **_mapped(_Kind.ADJUST, {"太暗": "调亮", "太高": "调低", "太低": "调高"}),
+    **_mapped(_Kind.ADJUST, dict.fromkeys(("太大", "太大声", "太吵", "太响"), "调小")),
+    **_mapped(_Kind.ADJUST, dict.fromkeys(("太小", "太小声"), "调大")),
+    **_mapped(_Kind.ADJUST, dict.fromkeys(("调大点", "调大些"), "调大")),
+    **_mapped(_Kind.ADJUST, dict.fromkeys(("调小点", "调小些"), "调小")),
     **_mapped(_Kind.ADJUST, dict.fromkeys(("高一点", "高点", "升高", "提高", "调高点"), "调高")),
     **_mapped(_Kind.ADJUST, dict.fromkeys(("低一点", "低点", "降低", "调低点"), "调低")),
     **_mapped(_Kind.ADJUST, dict.fromkeys(("大点声", "大声点", "大声一点", "大声些"), "调大音量")),
@@ -207,11 +229,14 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     **_words(_Kind.MUTE, "静音"),
     **_words(_Kind.CANCEL, "取消"),
     **_words(_Kind.START, "开始"),
-    **_words(_Kind.PAUSE, "暂停"),
+    **_words(_Kind.PAUSE, ACTION_PAUSE),
     **_words(_Kind.RESUME, "继续"),
     **_words(_Kind.STOP, "停止", "停掉"),
-    **_mapped(_Kind.PAUSE, dict.fromkeys(("停一下", "停下", "停下来"), "暂停")),
+    **_mapped(_Kind.PAUSE, dict.fromkeys(("停一下", "停下", "停下来"), ACTION_PAUSE)),
     **_words(_Kind.TASK, "烘干", "洗涤", "洗衣", "脱水", "漂洗", "清扫", "扫地", "拖地", "充电"),
+    # 扫一下地, 拖下地: the task with 一下 inside it
+    **_mapped(_Kind.TASK, dict.fromkeys(("扫一下地", "扫下地", "扫扫地", "扫一扫地"), "扫地")),
+    **_mapped(_Kind.TASK, dict.fromkeys(("拖一下地", "拖下地", "拖拖地"), "拖地")),
     **_mapped(_Kind.CHANNEL, dict.fromkeys(("下一个频道", "下个频道", "下一台", "下一频道"), "下一个频道")),
     **_mapped(_Kind.CHANNEL, dict.fromkeys(("上一个频道", "上个频道", "上一台", "上一频道"), "上一个频道")),
     **_mapped(_Kind.CHANNEL, dict.fromkeys(("换台", "换个台", "换频道", "换个频道"), "换台")),
@@ -271,6 +296,7 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     **_words(_Kind.EXC_START, "除了", "除", "除去"),
     **_words(_Kind.EXC_END, "以外", "之外", "外"),
     **_words(_Kind.CONJ, "和", "与", "跟", "及", "以及", "、", "还有"),
+    **_words(_Kind.CONJ, "同", "同埋"),  # Cantonese: 热水壶同咖啡机
     **_words(_Kind.SEP, "然后", "并且", "并", "接着", "之后", "随后", "同时"),
     **_words(_Kind.AGAIN, "再"),
     **_words(_Kind.NEG, "不要", "别", "不用", "甭", "不必", "莫"),
@@ -281,19 +307,26 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     **_words(_Kind.SEP, ",", ".", ";", "!", "?", "。", "；", "！", "？", "\n"),
     **_words(_Kind.FILLER, "把", "让", "将", "请", "帮我", "帮忙", "麻烦", "给我", "一下", "的", "吧"),
     **_words(_Kind.FILLER, "啊", "呀", "呢", "了", "我", "要", "想", "一点", "房间", "里", "里面"),
-    **_words(_Kind.FILLER, "现在", "目前", "当前", "谢谢", "也", "是"),
+    **_words(_Kind.FILLER, "现在", "目前", "当前", "谢谢", "也", "是", "直接"),
+    # sentence-final particles of colloquial, Cantonese and Malaysian speech (校到50度啦, 关咗咯)
+    **_words(_Kind.FILLER, "啦", "喇", "咯", "啰", "嘛", "哦", "喔", "噢", "呗", "嘞", "哇", "哟", "咧"),
     **_words(_Kind.FILLER, *_PLURAL_WORDS),
     # 那关了吧, 算了，还是关上吧: "then", "never mind", "after all" say no target.
     **_words(_Kind.FILLER, "那", "那就", "还是", "算了", "就行", "就好", "好了", "就可以", "可以了", "先"),
     **_words(_Kind.FILLER, "那边", "这边", "家里", "家中", "屋里", "屋头"),
     # 其他屋的灯, 别的地方: a room in general, no name (a home's own rooms take precedence).
     **_words(_Kind.FILLER, "屋", "屋子", "地方"),
+    # 儿化 (再亮点儿, 灯儿): the suffix of northern speech; words holding 儿 (一会儿, 儿童房) are longer.
+    **_words(_Kind.FILLER, "儿"),
     **_words(_Kind.FILLER, "个", "盏"),  # 开个灯, Cantonese 个窗帘开一半: a classifier, no name
+    **_words(_Kind.FILLER, "部"),  # Cantonese 部冷气, 麻糬部饮水机: the classifier of machines
     **_words(_Kind.FILLER, *_POLITE_WORDS),
     **_words(_Kind.FILLER, "(", ")", '"', "'", "“", "”", "‘", "’", "《", "》", ":", "~"),
 }
 """Function words; a home's room and device names take precedence over them."""
 
+LEXICON_WORDS = frozenset(_FUNCTION_WORDS)
+"""The parser's own words (verbs, values, particles): what is said in them is no misheard home word."""
 PART_WORDS = frozenset({"叶片"})
 """Attribute words naming a part of a device that opens and closes by itself (a blind's slats)."""
 ATTRIBUTE_WORDS = frozenset(word for word, (kind, _) in _FUNCTION_WORDS.items() if kind is _Kind.ATTR)
@@ -373,6 +406,9 @@ _CLOCK_PATTERN = re.compile(r"([0-9]{1,2}|十[一二]?|[二两三四五六七八
 """七点, 十点半: a time of day (not 一点, which is mostly "a bit")."""
 _RELATIVE_WORDS = {"高": "调高", "低": "调低", "大": "调大", "小": "调小", "亮": "调亮", "暗": "调暗"}
 """Before a number with its unit, a change by it (低一度, 高两度, 亮百分之十), not a setting to it."""
+_KEPT_STATES = {"开着": _Kind.ON, "亮着": _Kind.ON, "关着": _Kind.OFF}
+"""States said as what to keep before a request particle (还是开着吧): an action, not a question."""
+_REQUEST_PARTICLES = frozenset({"吧", "就好", "就行", "好了"})
 _NOT_YET = "未"
 """Ending a clause, it asks whether something has happened (Cantonese 开咗未: 开了没)."""
 _CLAUSE_END_KINDS = frozenset({_Kind.SEP, _Kind.FILLER, _Kind.ASK})
@@ -525,6 +561,8 @@ class OfflineParser:
         previous_action: str | None = None
         carried: list[str] = []
         carried_names: list[str] = []
+        unsettled: list[_Target] = []
+        """The previous clause's targets as said, before their quantifiers were settled."""
         clauses = _split_clauses(tokens)
         for number, clause_tokens in enumerate(clauses, 1):
             clause = _read_clause(clause_tokens, self)
@@ -532,29 +570,42 @@ class OfflineParser:
             if number < len(clauses) and _only_exclusion(clause):
                 carried, carried_names = list(targets[0].exclude), list(targets[0].left_out)
                 continue
-            if carried or carried_names:
-                _carry_exclusion(targets, carried, carried_names)
-                carried, carried_names = [], []
+            _carry_exclusion(targets, carried, carried_names)
+            carried, carried_names = [], []
             if (kept := _left_out_of(commands, previous, clause)) is not None:
                 commands = kept  # 窗帘都打开，纱帘不用: the set before leaves the 纱帘 alone
                 continue
             if not targets and not any(token.kind in _ACTION_WORD_KINDS for token in clause.tokens):
                 continue
+            if placed := _placed_after(unsettled, clause):
+                # 开个空调，孩子屋的: the room said after the command is the command's room
+                for target in placed:
+                    _settle_quantifier(target, self)
+                action = previous_action or UNKNOWN_ACTION
+                commands[-len(placed) :] = [_command(action, target) for target in placed]
+                previous = placed
+                continue
             if not targets:
                 targets = _previous_targets(previous, clause)
             elif previous and not clause.has_scope:
                 _inherit_rooms(targets, previous)
+            unsettled = [replace(target, include=list(target.include)) for target in targets]
             for target in targets:
                 _settle_quantifier(target, self)
             action = _action_or_previous(clause, targets[0].category, previous_action)
             commands.extend(_command(action, target) for target in targets)
             previous, previous_action = targets, action
-        if all(
-            command.a == UNKNOWN_ACTION and command.n == ANY_NAME and command.s == ANY_ROOM
-            for command in commands
-        ):
-            return [UNKNOWN_COMMAND]
-        return commands
+        return _or_unknown(commands)
+
+
+def _or_unknown(commands: list[Command]) -> list[Command]:
+    """Return the commands, or ``[UNKNOWN_COMMAND]`` when none says an action, a room or a name."""
+    if all(
+        command.a == UNKNOWN_ACTION and command.n == ANY_NAME and command.s == ANY_ROOM
+        for command in commands
+    ):
+        return [UNKNOWN_COMMAND]
+    return commands
 
 
 def _action_or_previous(clause: _Clause, category: str, previous: str | None) -> str:
@@ -563,6 +614,22 @@ def _action_or_previous(clause: _Clause, category: str, previous: str | None) ->
     if action is None and not _holds_back(clause.tokens):
         action = previous
     return action or UNKNOWN_ACTION
+
+
+def _placed_after(said: Sequence[_Target], clause: _Clause) -> list[_Target]:
+    """Return the previous clause's targets in the rooms of a clause saying only rooms, or [].
+
+    Only when the previous clause named no room and this one names nothing else and does nothing:
+    开个空调，孩子屋的.
+    """
+    if len(clause.targets) != 1 or any(target.include or target.exclude for target in said):
+        return []
+    (only,) = clause.targets
+    if only.name != ANY_NAME or not only.include or only.exclude or only.quantifier is not None:
+        return []
+    if any(token.kind in _ACTION_WORD_KINDS for token in clause.tokens):
+        return []
+    return [replace(target, include=list(only.include)) for target in said]
 
 
 def _previous_targets(previous: Sequence[_Target], clause: _Clause) -> list[_Target]:
@@ -607,6 +674,8 @@ def _only_exclusion(clause: _Clause) -> bool:
 
 def _carry_exclusion(targets: Sequence[_Target], exclude: Sequence[str], left_out: Sequence[str]) -> None:
     """Give the targets of the clause after an exclusion-only clause its excluded rooms and names."""
+    if not exclude and not left_out:
+        return
     for target in targets:
         if not target.exclude and not target.left_out:
             target.exclude = list(exclude)
@@ -834,6 +903,8 @@ def _in_context(token: _Token, preceding: _Token | None, following: _Token | Non
         and following.unit
     ):
         return _Token(_Kind.ADJUST, token.text, _RELATIVE_WORDS[token.text])  # 再低一度: down by one
+    if token.text in _KEPT_STATES and following is not None and following.text in _REQUEST_PARTICLES:
+        return _Token(_KEPT_STATES[token.text], token.text, token.text)  # 还是开着吧: keep it on
     if token.text == _NOT_YET and (following is None or following.kind in _CLAUSE_END_KINDS):
         return _Token(_Kind.ASK, token.text, "")  # 开咗热水炉未 (Cantonese): 开了没
     if (
@@ -974,11 +1045,19 @@ def _take_named_mode(tokens: list[_Token]) -> tuple[list[_Token], str]:
     """Return the tokens without a mode said of a device before it, and the mode as a value.
 
     扫地机用强力模式, 新风开睡眠模式: unknown words ending in 模式 after a device's name are the
-    mode to set; 打开电影模式 (no device before) stays a scene's name.
+    mode to set, and so is a scene's name ending in 模式 said right after the device and 开;
+    打开电影模式 (no device before) stays a scene's name.
     """
     said = [token for token in tokens if token.kind is not _Kind.FILLER]
     if (start := _latin_value(said)) is not None:  # Dyson 开 auto: a value said in English
         return tokens[: tokens.index(said[start])], "".join(token.text for token in said[start:])
+    if (
+        len(said) >= 3  # a device, the verb, the mode
+        and _names_a_mode(said[-1])
+        and said[-2].kind is _Kind.ON
+        and said[-3].kind in _HEAD_KINDS
+    ):
+        return tokens[: tokens.index(said[-1])], said[-1].text  # 新风开睡眠模式, a scene also called so
     if len(said) < 2 or said[-1].kind is not _Kind.TYPE or TYPE_WORDS.get(said[-1].value) != _SCENE:
         return tokens, ""
     start = len(said) - 1
@@ -1112,19 +1191,31 @@ def _phrases(tokens: Sequence[_Token]) -> list[tuple[list[_Token], list[str]]]:
     """Return each noun phrase with the rooms said since the previous one.
 
     A phrase is a run of names, type words and unknown characters that ends in a
-    name or type word (Chinese noun phrases are head-final: 音响静音灯, 门口开关).
+    name or type word (Chinese noun phrases are head-final: 音响静音灯, 门口开关); a bare type
+    word after 的 heads the phrase before it (浇花的阀门, 电视的插座).
     """
     phrases: list[tuple[list[_Token], list[str]]] = []
     rooms: list[str] = []
     run: list[_Token] = []
     modifier: list[_Token] = []
     pending: list[_Token] = []
+    held: tuple[list[_Token], list[str]] | None = None
+    """A phrase before 的, which a bare type word after it heads (浇花的阀门 is the 浇花阀门)."""
     for token in [*tokens, _Token(_Kind.SEP, "")]:
         if token.kind in _PHRASE_KINDS:
             run.append(token)
             continue
         heads = [i for i, part in enumerate(run) if part.kind in _HEAD_KINDS]
-        if heads:
+        if held is not None:
+            if len(run) == 1 and run[0].kind is _Kind.TYPE:
+                modifier, rooms, heads = held[0], [*held[1], *rooms], [0]
+            else:
+                phrases.append(held)
+            held = None
+        if heads and token.kind is _Kind.FILLER and token.text == _ATTRIBUTIVE and not modifier:
+            held = ([*run[: heads[-1] + 1]], rooms)
+            rooms, pending = [], []
+        elif heads:
             phrases.append(([*modifier, *run[: heads[-1] + 1]], rooms))
             rooms, modifier, pending = [], [], []
         elif token.kind is _Kind.FILLER:
@@ -1342,16 +1433,15 @@ def _setting(number: _Token, attribute: str, category: str) -> str:
         return f"设置{TEMPERATURE_ATTRIBUTE}={number.value}{TEMPERATURE_UNIT}"
     if number.unit == "档":
         return f"设置{attribute or '风速'}={number.value}档"
-    if number.unit == "k":
-        return f"设置{attribute or '色温'}={number.value}K"
+    if number.unit == "k" or (attribute == COLOUR_TEMPERATURE_ATTRIBUTE and not number.unit):
+        return f"设置{attribute or COLOUR_TEMPERATURE_ATTRIBUTE}={number.value}K"  # 色温调到4000: kelvin
     if number.unit == EXTREME_UNIT:
         said = attribute or _PERCENT_ATTRIBUTES.get(category, "")
         return f"{SETTING_PREFIX}{said}={number.value}"
     attribute = attribute or _PERCENT_ATTRIBUTES.get(category, "")
-    if attribute == SPEED_ATTRIBUTE and not number.unit:
-        return f"设置{attribute}={number.value}"  # 风速调到6: a level or a percentage, as the fan's speeds decide
-    if not attribute and not number.unit:
-        return f"{SETTING_PREFIX}={number.value}"  # 调到五十五 of an unknown kind: its own range decides
+    if not number.unit and attribute in {"", SPEED_ATTRIBUTE}:
+        # 调到五十五 of an unknown kind, 风速调到6 (a level or a percentage): the device's range decides
+        return f"{SETTING_PREFIX}{attribute}={number.value}"
     return f"设置{attribute}={number.value}%"
 
 
