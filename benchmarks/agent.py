@@ -57,8 +57,8 @@ SETS: tuple[tuple[str, str], ...] = (
     ("agent_h", "agent_h (tuned on after its first measurement, in issue 13's third session)"),
     ("agent_j", "agent_j (tuned on after issue 13's third session)"),
     ("agent_k", "agent_k (tuned on after issue 13's third session)"),
-    ("agent_l", "agent_l (held-out: its misses never read)"),
-    ("agent_m", "agent_m (held-out: its misses never read)"),
+    ("agent_l", "agent_l (tuned on after its first measurements, in issue 13's fourth session)"),
+    ("agent_m", "agent_m (tuned on after its first measurements, in issue 13's fourth session)"),
 )
 """The sets run, in the order they were written: each says whether its misses were read while tuning."""
 SEALED = "agent_e"

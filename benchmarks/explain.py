@@ -15,6 +15,8 @@ import asyncio
 from homeassistant.components import conversation
 from homeassistant.core import Context
 
+from custom_components.context_retrieval.core.parsing.offline import _tokenize
+from custom_components.context_retrieval.core.text import compact
 from custom_components.context_retrieval.retrieval import async_run_retrieval
 
 from .agent import AGENT, DATA, _as_call, async_agent_home
@@ -30,6 +32,11 @@ async def _async_explain(set_name: str, utterances: list[str]) -> None:
                 entry.runtime_data, text, conversation_id=f"{conversation_id}-preview", offline=True
             )
             print(f"\n>>> {text}")
+            index = entry.runtime_data.index.current.index
+            spoken = index.home_words.separate(text)
+            heard, _ = index.word_sounds.respell(spoken)
+            tokens = _tokenize(compact(heard), index.offline_parser)
+            print(f"  tokens {[(token.kind.name, token.text) for token in tokens]}")
             for result in retrieval.results:
                 print(f"  command {result.command.to_dict()}")
                 meta = {key: value for key, value in result.meta.items() if key != "timings_ms"}

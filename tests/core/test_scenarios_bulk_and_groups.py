@@ -6,7 +6,7 @@ import pytest
 
 from custom_components.context_retrieval.core.models import Device
 
-from .conftest import CLOSE, OFF, ON, OPEN, cmd, light
+from .conftest import CLOSE, OFF, ON, OPEN, cmd, light, targets
 from .conftest import run_commands as run
 
 
@@ -79,3 +79,71 @@ def test_a_count_that_matches_the_devices_called_by_a_kind_word_selects_them():
     assert _members(result) == {"b-0", "b-1"}
     (result,) = run(home, "三个纱帘都拉开", cmd("打开", n="纱帘", t="Blind", q="all", c=3))
     assert _members(result) == {"b-0", "b-1", "b-2", "b-3"}
+
+
+def test_a_kind_word_means_the_devices_of_that_kind_and_the_categorys_word_all():
+    """窗户 is the window (a cover of class window), not the curtains; 窗帘, the category's word, takes all."""
+    covers = [
+        Device(id="c-1", name="客厅窗帘", room="客厅", category="Blind", kind="窗帘", commands=[OPEN, CLOSE]),
+        Device(id="c-2", name="书房卷帘", room="书房", category="Blind", kind="卷帘", commands=[OPEN, CLOSE]),
+        Device(
+            id="w-1", name="阳光房天窗", room="阳光房", category="Blind", kind="窗户", commands=[OPEN, CLOSE]
+        ),
+    ]
+    (windows,) = run(covers, "把窗户都关上", cmd("关闭", n="窗户", t="Blind", q="all"))
+    (curtains,) = run(covers, "把窗帘都关上", cmd("关闭", n="窗帘", t="Blind", q="all"))
+    assert targets(windows) == ["w-1"]
+    assert set(targets(curtains)) == {"c-1", "c-2"}  # 天窗 is set apart from 窗帘
+
+
+def test_a_set_named_by_a_kind_takes_only_devices_called_all_of_it():
+    """所有排风扇: the bathroom's 排风扇, not a desk fan aliased 风扇."""
+    fans = [
+        Device(id="f-1", name="卫生间排风扇", room="卫生间", category="Fan", commands=[ON, OFF]),
+        Device(id="f-2", name="小电扇", room="书房", category="Fan", aliases=("风扇",), commands=[ON, OFF]),
+    ]
+    (result,) = run(fans, "所有排风扇都打开", cmd("打开", n="排风扇", t="Fan", q="all"))
+    assert targets(result) == ["f-1"]
+
+
+def test_a_question_naming_a_kind_reads_the_devices_of_that_kind_first():
+    """那主卧的呢，也开着吗 after 客厅加湿器打开: the bedroom's humidifier, not its window contact."""
+    from custom_components.context_retrieval.core.models import CommandSpec
+
+    power = CommandSpec("state", "开关状态", readable=True, value_list=[{"value": "on", "description": "开"}])
+    opened = CommandSpec(
+        "state", "窗户是否开着", readable=True, value_list=[{"value": "on", "description": "开着"}]
+    )
+    home = [
+        Device(id="h-1", name="主卧加湿器", room="主卧", category="Humidifier", commands=[ON, OFF, power]),
+        Device(id="s-1", name="主卧窗户", room="主卧", category="ContactSensor", commands=[opened]),
+    ]
+    (result,) = run(home, "主卧加湿器开着吗", cmd("查询状态", s="主卧", n="加湿器", t="Humidifier"))
+    assert result.candidates[0].entity_id == "h-1"
+
+
+def test_the_others_after_a_set_was_read_are_its_devices_but_the_one_kept():
+    """留筒灯，其他关掉 after a question about the living room's lights: those lights but the downlight."""
+    from custom_components.context_retrieval.core.state import ConversationState
+
+    home = [
+        light("l-1", "客厅主灯", "客厅"),
+        light("l-2", "客厅筒灯", "客厅"),
+        light("l-3", "客厅灯带", "客厅"),
+        light("b-1", "卧室灯", "卧室"),
+    ]
+    state = ConversationState()
+    run(home, "客厅的灯开着吗", cmd("查询状态", s="客厅", n="灯", t="Light", q="all"), state=state)
+    (result,) = run(home, "留筒灯，其他关掉", cmd("关闭", q="except", x=["筒灯"]), state=state)
+    assert sorted(targets(result)) == ["l-1", "l-3"]
+
+
+def test_a_room_and_a_name_said_together_find_the_device_so_called_whatever_its_category():
+    """神台灯 is a switch; read as the room 神台 and 灯 it still passes the gate of lights."""
+
+    home = [
+        light("l-1", "神台射灯", "神台"),
+        Device(id="s-1", name="神台灯", room="神台", category="Switch", commands=[ON, OFF]),
+    ]
+    (result,) = run(home, "神台灯关掉", cmd("关闭", s="神台", n="灯", t="Light"))
+    assert "s-1" in targets(result)

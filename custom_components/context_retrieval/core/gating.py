@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import yaml
 
-from .text import compact
+from .text import compact, unified
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -137,6 +137,16 @@ def category_for_type_hint(type_hint: str | None) -> str | None:
         return None
     hint = type_hint.strip()
     return _BY_LOWER.get(hint.lower()) or TYPE_WORDS.get(compact(hint))
+
+
+def is_borrowed_type_word(name: str) -> bool:
+    """Return True for a name that is a category's word only in another language or variety (lamp, blind).
+
+    An alias written so names the device's kind, not the device: 灯 said is no more that lamp
+    than any other light.
+    """
+    folded = compact(name)
+    return folded in GENERIC_TYPE_WORDS and unified(name).replace(" ", "") != folded
 
 
 def is_type_word(name_hint: str | None) -> bool:

@@ -20,7 +20,14 @@ from .fusion import (
     is_capable,
     vector_query_for,
 )
-from .gating import GENERIC_TYPE_WORDS, TYPE_WORDS, category_for_type_hint, is_apart, is_type_word
+from .gating import (
+    CATEGORY_WORDS,
+    GENERIC_TYPE_WORDS,
+    TYPE_WORDS,
+    category_for_type_hint,
+    is_apart,
+    is_type_word,
+)
 from .keyword import CONTAINED_BASE_SCORE, EXACT_NAME_SCORE, MIN_NAME_SCORE
 from .models import (
     UNKNOWN_ACTION,
@@ -299,7 +306,11 @@ class CommandSearch:
         # A set named by a type word also takes the devices whose name ends with it: a Chinese
         # compound names its kind last (阳台灯 is one of 全屋的灯, though a relay drives it), but a
         # scene is named by what it does (全屋关灯 is no light).
-        passing = self._called_exactly(self._name_hints(np.flatnonzero(mask)))
+        hints = self._name_hints(np.flatnonzero(mask))
+        # 神台灯 read as the room 神台 and 灯: the room and the name said are a device's whole name.
+        passing = self._called_exactly(
+            (*hints, *(compact(room) + h for room in self.ir.scope_include for h in hints))
+        )
         hint = compact(self.ir.name_hint or "")
         if self.ir.quantifier in (Quantifier.ALL, Quantifier.EXCEPT) and TYPE_WORDS.get(hint) == category:
             deeds = self._named_by_deed_mask()
@@ -308,6 +319,8 @@ class CommandSearch:
             gated[position] |= mask[position]
         if self.ir.quantifier in (Quantifier.ALL, Quantifier.EXCEPT) and is_type_word(hint):
             gated = self._without_apart(gated, hint, category)
+        if is_type_word(hint) and hint != CATEGORY_WORDS.get(category):
+            gated = self._of_the_kind_said(gated, hint)  # 窗户, not 窗帘: the category's own word means all
         if not gated.any():
             self.meta["gating_fallback"] = category
             self.meta["gating"] = None
@@ -326,6 +339,25 @@ class CommandSearch:
                 kept[position] = False
         return kept if kept.any() else gated
 
+    def _of_the_kind_said(self, gated: np.ndarray, word: str) -> np.ndarray:
+        """Return the gate narrowed to the kind the word names, when it names the kind of some devices.
+
+        A device's kind is what its class is called (a cover of class window: 窗户; an outlet: 插座):
+        窗户 means the windows, not the curtains; 插座 the outlets, not a fountain on a relay. A
+        device called by the word is still meant (阳光房窗户 of no class). Unchanged when no
+        device is of that kind.
+        """
+        devices, names = self.index.devices, self.index.keywords.names
+        positions = np.flatnonzero(gated)
+        if not any(compact(devices[p].kind) == word for p in positions):
+            return gated
+        kept = gated.copy()
+        for position in positions:
+            kept[position] = compact(devices[position].kind) == word or any(
+                word in n for n in names[position]
+            )
+        return kept
+
     def _names_a_floor(self, include: frozenset[str]) -> bool:
         """Return True when a word scoping the command is a floor of several rooms (一楼, 楼上)."""
         floors = self.index.rooms.floor_index
@@ -342,7 +374,7 @@ class CommandSearch:
             and self.ir.quantifier in (Quantifier.ONE, Quantifier.ALL)
         )
         if not explicit and not implicit:
-            return []
+            return self._mentioned_but_left_out()
         positions = [
             self.index.positions[i] for i in self.state.last_mentioned() if i in self.index.positions
         ]
@@ -351,6 +383,32 @@ class CommandSearch:
         else:
             self.meta["reference_unresolved"] = True
         return positions
+
+    def _mentioned_but_left_out(self) -> list[int]:
+        """Return the last-mentioned devices but those the set leaves out by name, when it leaves one out.
+
+        留筒灯，其他关掉 after 客厅有几盏灯开着: the lights just read, but the downlight; an
+        exception naming none of them is about the whole home.
+        """
+        ir = self.ir
+        if not (
+            ir.quantifier == Quantifier.EXCEPT
+            and ir.exclude_names
+            and ir.name_hint is None
+            and category_for_type_hint(ir.type_hint) is None
+            and not ir.scope_include
+            and not ir.scope_exclude
+        ):
+            return []
+        mentioned = {
+            self.index.positions[i] for i in self.state.last_mentioned() if i in self.index.positions
+        }
+        called = {p for name in ir.exclude_names for p in self.index.keywords.ending_in(compact(name))}
+        if not mentioned & called:
+            return []
+        self.meta["reference"] = "implicit"
+        self.meta["excluded_by_name"] = len(mentioned & called)
+        return sorted(mentioned - called)
 
     def _room_from_name_hint(self) -> frozenset[str]:
         """Return the room said inside the name (客厅主灯 with no scope) as an include.
@@ -476,9 +534,9 @@ class CommandSearch:
         said = self.index.keywords.said_share(self.index.rooms.without_rooms(compact(self.ir.raw)))
         keyword += SAID_NAME_WEIGHT * np.array([said.get(int(p), 0.0) for p in pool], dtype=np.float32)
         if typed is not None:
-            # Devices of the type asked that were named or read something close to the question
-            # come first.
-            was_named = np.isin(pool, list(named))
+            # Devices of the type asked that were named, called by the kind's word (加湿器开着吗),
+            # or read something close to the question come first.
+            was_named = np.isin(pool, list(named)) | is_type_word(command.n)
             answering = typed[pool] & ((similarity >= CAPABILITY_MIN_SIMILARITY) | was_named)
             keyword += _outranking_span(keyword_weight, vector_weight) * answering
         total = keyword_weight * keyword + vector_weight * similarity
@@ -589,7 +647,11 @@ class CommandSearch:
         hints = self._name_hints(pool, category)
         if hints:
             scores = self._name_scores(pool, hints)
-            named = [p for p, match in scores.items() if match.score >= BULK_NAME_MIN or match.via == "type"]
+            named = [
+                p
+                for p, match in scores.items()
+                if match.via == "type" or (match.score >= BULK_NAME_MIN and self._holds_a_hint(p, hints))
+            ]
             by_name = [p for p in named if scores[p].via != "type"]
             if self.ir.count and len(by_name) == self.ir.count:
                 # 两个纱帘: the count says the word names those two devices, not every blind.
@@ -610,6 +672,10 @@ class CommandSearch:
             *(["pinyin_hit"] if self.heard else []),
         ]
         return self._targets_result(command, [int(p) for p in pool], reasons, category=category)
+
+    def _holds_a_hint(self, position: int, hints: tuple[str, ...]) -> bool:
+        """Return True when a name or alias of the device holds a hint whole (所有排风扇: not a 风扇)."""
+        return any(compact(hint) in name for hint in hints for name in self.index.keywords.names[position])
 
     def _without_named(self, pool: np.ndarray) -> np.ndarray:
         """Return the pool without the devices called what the set leaves out (除了落地灯).

@@ -191,7 +191,7 @@ CASES = [
     ("卧室空调温度多少", [cmd("查询温度", "卧室", "空调", "AirConditioner")]),
     ("客厅湿度多少", [cmd("查询湿度", "客厅")]),
     ("把卧室台灯调暗点", [cmd("调暗", "卧室", "台灯", "Light")]),
-    ("客厅音箱开大点", [cmd("调大", "客厅", "音箱", "NetworkAudio")]),
+    ("客厅音箱开大点", [cmd("调大音量", "客厅", "音箱", "NetworkAudio")]),
     ("电视小点声", [cmd("调小音量", n="电视", t="Television", q="all")]),
     ("音箱声音大一点", [cmd("调大音量", n="音箱", t="NetworkAudio", q="all")]),
     ("客厅电视换到下一个频道", [cmd("下一个频道", "客厅", "电视", "Television")]),
@@ -391,6 +391,53 @@ def test_everyday_phrasing_is_read(text: str, expected: dict | list) -> None:
     assert commands == (expected if isinstance(expected, list) else [expected])
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("卧室窗帘关没关", [cmd("查询状态", "卧室", "窗帘", "Blind")]),  # A-not-A asks
+        (
+            "卧室窗帘开个缝",
+            [cmd("调大位置", "卧室", "窗帘", "Blind")],
+        ),  # a bare step of a cover: its position
+        ("那卧室的呢，也开着吗", [cmd("查询状态", "卧室")]),  # the room said first is the question's
+    ],
+)
+def test_questions_steps_and_rooms_said_first(text: str, expected: list) -> None:
+    assert [c.to_dict() for c in parse_offline(text, ROOMS, DEVICE_NAMES)] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("留台灯，其他关掉", [cmd("关闭", q="except", x=["台灯"])]),
+        ("灯都关掉，留台灯", [cmd("关闭", n="灯", t="Light", q="except", x=["台灯"])]),
+        ("客厅的留着，其他灯关了", [cmd("关闭", "*,!客厅", "灯", "Light", "except")]),
+        ("吊扇开小小", [cmd("设置风速=最小", n="吊扇", t="Fan", q="all")]),  # Malaysian: the least
+    ],
+)
+def test_what_is_kept_is_left_out_of_the_set(text: str, expected: list) -> None:
+    """留/留着/留返 keep something as it is: the set leaves it out."""
+    assert [c.to_dict() for c in parse_offline(text, ROOMS, DEVICE_NAMES)] == expected
+
+
+def test_a_category_word_borrowed_from_english_is_no_devices_own_name() -> None:
+    """An alias lamp (灯 in English) does not make 灯 said alone that lamp, as an alias 电视 would."""
+    lamp = Device(id="light.l", name="书房台灯", room="书房", aliases=("lamp",), category="Light")
+    main = Device(id="light.m", name="客厅主灯", room="客厅", category="Light")
+    calls = DeviceCalls.of([lamp, main], [Room("书房"), Room("客厅")])
+
+    assert "灯" not in calls.sole_names
+
+
+def test_a_device_name_without_its_room_drops_the_linking_word() -> None:
+    """爷爷奶奶屋的灯 is known as 灯 without its room, not 的灯: 楼下的灯 stays the lights downstairs."""
+    parser = OfflineParser.build(["爷爷奶奶屋", "楼下"], ["爷爷奶奶屋的灯"])
+
+    [command] = parser.parse("楼下的灯都关了")
+
+    assert (command.s, command.n, command.q) == ("楼下", "灯", "all")
+
+
 def test_a_room_in_general_after_an_all_word_is_no_name() -> None:
     """其他屋的灯, 别的地方的灯: every light but those left out, not a light called 屋灯."""
     [command] = parse_offline("除了书房，其他屋的灯都关了", ROOMS, DEVICE_NAMES)
@@ -409,9 +456,9 @@ def test_a_fan_speed_said_without_a_unit_keeps_none(text: str, action: str) -> N
 @pytest.mark.parametrize(
     ("text", "action"),
     [
-        ("窗帘再关一点", "调小"),
-        ("窗帘开一点", "调大"),
-        ("窗帘开一条缝", "调大"),
+        ("窗帘再关一点", "调小位置"),
+        ("窗帘开一点", "调大位置"),
+        ("窗帘开一条缝", "调大位置"),
         ("百叶窗叶片合上", "关闭叶片"),
         ("把叶子打开", "打开叶片"),
     ],

@@ -17,7 +17,11 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum, auto
 from typing import TYPE_CHECKING
 
-from custom_components.context_retrieval.core.gating import GENERIC_TYPE_WORDS, TYPE_WORDS
+from custom_components.context_retrieval.core.gating import (
+    GENERIC_TYPE_WORDS,
+    TYPE_WORDS,
+    is_borrowed_type_word,
+)
 from custom_components.context_retrieval.core.models import (
     ANY_NAME,
     ANY_ROOM,
@@ -190,7 +194,22 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     **_mapped(_Kind.ADJUST, dict.fromkeys(("开小", "关小", "小一点", "小点", "小些", "小一些"), "调小")),
     # 开一点/关一点: open or close by a bit (a blind, a valve), never all the way
     **_mapped(
-        _Kind.ADJUST, dict.fromkeys(("开一点", "开一些", "开多一点", "开些", "开一条缝", "开条缝"), "调大")
+        _Kind.ADJUST,
+        dict.fromkeys(
+            (
+                "开一点",
+                "开一些",
+                "开多一点",
+                "开些",
+                "开一条缝",
+                "开条缝",
+                "开个缝",
+                "开道缝",
+                "开个小缝",
+                "拉开一条缝",
+            ),
+            "调大",
+        ),
     ),
     **_mapped(_Kind.ADJUST, dict.fromkeys(("关一点", "关一些", "关些"), "调小")),
     **_mapped(_Kind.ADJUST, dict.fromkeys(("亮一点", "亮点", "亮一些", "亮些", "调亮点"), "调亮")),
@@ -252,6 +271,17 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     **_mapped(
         _Kind.QUERY, dict.fromkeys(("查询", "查看", "查一下", "看看", "看一下", "看下", "多少", "怎么样"), "")
     ),
+    # A-not-A questions: 关没关, 锁没锁好, 开不开着
+    **_mapped(
+        _Kind.QUERY,
+        dict.fromkeys(
+            (
+                *("开没开", "关没关", "锁没锁", "亮没亮", "开没开着", "亮没亮着", "开不开着"),
+                *("关没关上", "关没关好", "锁没锁上", "锁没锁好", "拉没拉上", "关没关掉", "停没停"),
+            ),
+            "",
+        ),
+    ),
     **_mapped(
         _Kind.QUERY,
         dict.fromkeys(
@@ -294,7 +324,8 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     **_mapped(_Kind.PRON, {"上一个": _REFERENCE}),
     **_mapped(_Kind.PRON, dict.fromkeys(("那个", "这个", "那台", "这台", "那盏", "这盏"), _DEMONSTRATIVE)),
     **_words(_Kind.EXC_START, "除了", "除", "除去"),
-    **_words(_Kind.EXC_END, "以外", "之外", "外"),
+    **_words(_Kind.EXC_START, "留", "保留", "留下", "留返"),  # 留筒灯，其他关掉: keep the downlight
+    **_words(_Kind.EXC_END, "以外", "之外", "外", "留着"),  # 主卧的留着: all but the bedroom's
     **_words(_Kind.CONJ, "和", "与", "跟", "及", "以及", "、", "还有"),
     **_words(_Kind.CONJ, "同", "同埋"),  # Cantonese: 热水壶同咖啡机
     **_words(_Kind.SEP, "然后", "并且", "并", "接着", "之后", "随后", "同时"),
@@ -475,7 +506,10 @@ class DeviceCalls:
     @classmethod
     def of(cls, devices: Sequence[Device], rooms: Sequence[Room] = ()) -> DeviceCalls:
         """Return how ``devices`` are called, with the aliases of ``rooms``."""
-        called = [{compact(n) for n in (device.name, *device.aliases) if n} for device in devices]
+        called = [
+            {compact(n) for n in (device.name, *device.aliases) if n and not is_borrowed_type_word(n)}
+            for device in devices
+        ]
         counts = Counter(name for names in called for name in names)
         room_words = {compact(room.name): [compact(a) for a in room.aliases if a] for room in rooms}
         room_named = set()
@@ -541,6 +575,8 @@ class OfflineParser:
         for device_name in device_names:
             full = compact(device_name)
             key = room_keys.strip(full)
+            if key != full:
+                key = key.strip(_ATTRIBUTIVE)  # 爷爷奶奶屋的灯 without its room is 灯, not 的灯
             if key and key not in names:
                 names[key] = (_Kind.NAME, device_name.strip() if key == full else key)
         words.update(names)
@@ -570,8 +606,6 @@ class OfflineParser:
             if number < len(clauses) and _only_exclusion(clause):
                 carried, carried_names = list(targets[0].exclude), list(targets[0].left_out)
                 continue
-            _carry_exclusion(targets, carried, carried_names)
-            carried, carried_names = [], []
             if (kept := _left_out_of(commands, previous, clause)) is not None:
                 commands = kept  # 窗帘都打开，纱帘不用: the set before leaves the 纱帘 alone
                 continue
@@ -587,8 +621,11 @@ class OfflineParser:
                 continue
             if not targets:
                 targets = _previous_targets(previous, clause)
+                commands = _without_unacted(commands, previous, previous_action)
             elif previous and not clause.has_scope:
                 _inherit_rooms(targets, previous)
+            _carry_exclusion(targets, carried, carried_names)  # 留筒灯，其他关掉: all but the downlight
+            carried, carried_names = [], []
             unsettled = [replace(target, include=list(target.include)) for target in targets]
             for target in targets:
                 _settle_quantifier(target, self)
@@ -632,6 +669,18 @@ def _placed_after(said: Sequence[_Target], clause: _Clause) -> list[_Target]:
     return [replace(target, include=list(only.include)) for target in said]
 
 
+def _without_unacted(
+    commands: list[Command], previous: Sequence[_Target], action: str | None
+) -> list[Command]:
+    """Return the commands without the previous clause's if it said no action and this one takes its targets.
+
+    那大屋的呢，也开着吗: the room said first is the question's, not a command of its own.
+    """
+    if previous and action == UNKNOWN_ACTION:
+        return commands[: -len(previous)]
+    return commands
+
+
 def _previous_targets(previous: Sequence[_Target], clause: _Clause) -> list[_Target]:
     """Return the targets of a clause naming none: the previous clause's, else an unnamed one (都关掉)."""
     targets = [replace(target, include=list(target.include)) for target in previous]
@@ -650,6 +699,8 @@ def _left_out_of(
     named = [target.name for target in clause.targets if target.name not in {ANY_NAME, LAST_MENTIONED}]
     named = named or [name for name in (_orphan_name(clause.tokens),) if name]  # 电脑那个不要关
     negated = any(token.kind is _Kind.NEG for token in clause.tokens)
+    if _only_exclusion(clause) and clause.targets[0].left_out:
+        named, negated = list(clause.targets[0].left_out), True  # 全部关掉，留台灯: all but the desk lamp
     sets = previous and all(target.quantifier in {Quantifier.ALL, Quantifier.EXCEPT} for target in previous)
     if not named or not negated or not sets or not commands:
         return None
@@ -1164,6 +1215,8 @@ def _take_exclusions(tokens: Sequence[_Token]) -> tuple[list[_Token], list[str],
             continue
         if token.kind is _Kind.ROOM:
             rooms, end = _room_list(tokens, index)
+            while end < len(tokens) and tokens[end].kind is _Kind.FILLER:
+                end += 1  # 主卧的留着: 的 between the room and the word leaving it out
             if end < len(tokens) and tokens[end].kind is _Kind.EXC_END:
                 excepting = True
                 exclude.extend(rooms)
@@ -1402,6 +1455,8 @@ def _value_action(tokens: Sequence[_Token], first: dict[_Kind, _Token], category
             and adjust in RAISING_ACTIONS + LOWERING_ACTIONS
         ):
             attribute = TEMPERATURE_ATTRIBUTE  # 空调调高: its temperature
+        elif not attribute and adjust in ("调大", "调小"):
+            attribute = _PERCENT_ATTRIBUTES.get(category, "")  # 窗帘开个缝: its position
         return adjust if adjust.endswith(attribute) else adjust + attribute
     if _Kind.QUERY in first:
         return _query(tokens, first)
