@@ -82,7 +82,7 @@ def test_a_count_that_matches_the_devices_called_by_a_kind_word_selects_them():
 
 
 def test_a_kind_word_means_the_devices_of_that_kind_and_the_categorys_word_all():
-    """窗户 is the window (a cover of class window), not the curtains; 窗帘, the category's word, takes all."""
+    """窗户 is the window (a cover of class window), not the curtains; the category word 窗帘 takes all."""
     covers = [
         Device(id="c-1", name="客厅窗帘", room="客厅", category="Blind", kind="窗帘", commands=[OPEN, CLOSE]),
         Device(id="c-2", name="书房卷帘", room="书房", category="Blind", kind="卷帘", commands=[OPEN, CLOSE]),
