@@ -254,6 +254,19 @@ def test_a_name_said_inside_a_longer_word_calls_the_devices_holding_that_word():
     assert (two.outcome, two.reason) == (Outcome.ASK, AskReason.WHICH_DEVICE)
 
 
+def test_words_the_parse_read_nothing_from_are_asked_about_before_acting():
+    """窗帘开个洞 read as 打开窗帘: acting would drop 洞, so the agent asks."""
+    found = result(Command(a="打开", n="公卫灯"), device("light.a", TURN_ON.id), meta={"unread": ["洞"]})
+
+    decision = decide([found], DEVICES, "公卫灯开个洞")
+
+    assert (decision.outcome, decision.reason, decision.options) == (
+        Outcome.ASK,
+        AskReason.UNREAD_WORDS,
+        ("洞",),
+    )
+
+
 def test_a_pause_said_of_nothing_pauses_the_one_thing_playing():
     """暂停一下 with one player playing pauses it; with two playing, or none, it asks."""
     pause = CommandSpec(id="media_player.media_pause", description="暂停播放")

@@ -238,18 +238,25 @@ def decide(  # noqa: PLR0913 - the results, what they are read against, and the 
     rooms = [
         room.lstrip("!") for r in results for room in r.command.s.split(",") if room not in ("", ANY_ROOM)
     ]
-    return _settled(turn, devices, text, rooms)
+    unread = tuple(str(word) for word in results[0].meta.get("unread", ()))
+    return _settled(turn, devices, text, rooms, unread)
 
 
-def _settled(turn: _Turn, devices: Mapping[str, Device], text: str, rooms: Sequence[str]) -> Decision:
-    """Return the turn's actions and readings, unless together they leave something said undone."""
+def _settled(
+    turn: _Turn, devices: Mapping[str, Device], text: str, rooms: Sequence[str], unread: tuple[str, ...]
+) -> Decision:
+    """Return the turn's actions and readings, unless together they leave something said undone.
+
+    ``unread`` holds the words the parser read nothing from: acting without them could do
+    something else than was said (窗帘开个缝 opening the curtain all the way).
+    """
     if (twice := next((d for d, said in turn.named.items() if len(said) > 1), None)) is not None:
         # 打开饭厅吊灯和灶台灯 finding the pendant for both: one of the names found nothing of its own.
         return Decision(Outcome.ASK, reason=AskReason.NOT_FOUND, options=(device_label(devices[twice]),))
     if not turn.actions:
         return Decision(Outcome.ANSWER, readings=tuple(turn.readings))
     actions = _without_subsumed(turn.actions)
-    if unread := _unread_words(text, actions, devices, rooms):
+    if unread := unread or _unread_words(text, actions, devices, rooms):
         return Decision(Outcome.ASK, reason=AskReason.UNREAD_WORDS, options=unread)
     if _values_unused(text, actions, devices):
         # 十分钟后关掉它: acting now would drop what the user asked for.

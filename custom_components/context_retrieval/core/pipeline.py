@@ -21,6 +21,7 @@ from .models import (
     Room,
 )
 from .parsing import command_to_ir, parse_commands
+from .parsing.offline import unread_words
 from .search import (
     MAX_COMMANDS,
     MAX_TOP_K,
@@ -161,7 +162,10 @@ def _parse(
         # type words, which sound like everyday words (遮阳, 这样), are read in the slots instead.
         heard, respelled = index.word_sounds.respell(spoken)
         meta: dict[str, Any] = {"parse": "offline"} | ({"heard_as": respelled} if respelled else {})
-        return index.offline_parser.parse(heard), meta
+        commands = index.offline_parser.parse(heard)
+        if unread := unread_words(heard, commands, index.offline_parser):
+            meta["unread"] = list(unread)  # 窗帘开个缝 read as 窗帘开: 缝 says how far
+        return commands, meta
     try:
         raw = llm.complete(index.system_prompt, text)
     except Exception as err:  # noqa: BLE001 - any LLM client failure degrades to the offline parser

@@ -4,7 +4,7 @@ import pytest
 
 from custom_components.context_retrieval.core.models import UNKNOWN_COMMAND, Command, Device, Room
 from custom_components.context_retrieval.core.parsing import OfflineParser, parse_offline
-from custom_components.context_retrieval.core.parsing.offline import DeviceCalls
+from custom_components.context_retrieval.core.parsing.offline import DeviceCalls, unread_words
 
 from .conftest import Home
 
@@ -125,7 +125,7 @@ CASES = [
     ("等会儿关主灯", [cmd("UNKNOWN", n="主灯", t="Light")]),  # later: nothing to do now
     ("空调再低一度", [cmd("调低温度=1C", n="空调", t="AirConditioner", q="all")]),  # down by, not to, 1
     ("风扇摇头关了", [cmd("设置摆风=关闭", n="风扇", t="Fan", q="all")]),  # the switched mode, off
-    ("空调用强力模式", [cmd("设置=用强力模式", n="空调", t="AirConditioner", q="all")]),
+    ("空调用强力模式", [cmd("设置=强力模式", n="空调", t="AirConditioner", q="all")]),
     ("打开电影模式", [cmd("打开", n="电影模式")]),  # an unknown modifier narrows, never dropped
     ("打开两盏灯", [cmd("打开", n="灯", t="Light", q="any", c=2)]),
     ("关闭三个插座", [cmd("关闭", n="插座", t="SmartPlug", q="any", c=3)]),
@@ -418,6 +418,29 @@ def test_questions_steps_and_rooms_said_first(text: str, expected: list) -> None
 def test_what_is_kept_is_left_out_of_the_set(text: str, expected: list) -> None:
     """留/留着/留返 keep something as it is: the set leaves it out."""
     assert [c.to_dict() for c in parse_offline(text, ROOMS, DEVICE_NAMES)] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("空调开起", cmd("打开", "*", "空调", "AirConditioner", "all")),  # Sichuanese 开起
+        ("把窗帘给整开", cmd("打开", "*", "窗帘", "Blind", "all")),  # northern 整开
+        ("窗帘只要关到三成", cmd("设置位置=30%", "*", "窗帘", "Blind", "all")),
+        ("扫地机回去充电", cmd("开始回去充电", "*", "扫地机", "RobotCleaner", "all")),
+        ("扫地机吸力调到最大", cmd("设置吸力=最大", "*", "扫地机", "RobotCleaner", "all")),
+        ("主灯调到八成亮", cmd("设置亮度=80%", "*", "主灯", "Light")),
+    ],
+)
+def test_verb_complements_and_helpers_are_read(text: str, expected: dict) -> None:
+    assert [c.to_dict() for c in parse_offline(text, ROOMS, [*DEVICE_NAMES, "扫地机"])] == [expected]
+
+
+def test_words_the_parse_read_nothing_from_are_reported_only_in_clauses_that_act() -> None:
+    """窗帘开个洞: 洞 says something the command does not; 我要出门, 把灯关了: the reason is no command."""
+    parser = OfflineParser.build(ROOMS, DEVICE_NAMES)
+
+    assert unread_words("窗帘开个洞", parser.parse("窗帘开个洞"), parser) == ("洞",)
+    assert unread_words("我要出门，把灯关了", parser.parse("我要出门，把灯关了"), parser) == ()
 
 
 def test_a_category_word_borrowed_from_english_is_no_devices_own_name() -> None:

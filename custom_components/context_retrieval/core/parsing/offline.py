@@ -32,7 +32,7 @@ from custom_components.context_retrieval.core.models import (
     Command,
     Quantifier,
 )
-from custom_components.context_retrieval.core.text import compact, has_latin
+from custom_components.context_retrieval.core.text import compact, has_han, has_latin
 
 if TYPE_CHECKING:
     from collections.abc import Collection, Iterable, Mapping, Sequence
@@ -186,6 +186,7 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
             "设定成",
         ),
         *("切换到", "切换为", "切换成", "切到", "切成", "换成", "换到", "转到"),
+        *("拉到", "整到", "整成", "放到", "开成", "打开到", "关到"),  # 窗帘拉到一半; northern 整到26度
         # 调暗到30%: an adjustment verb with 到 sets the value, it does not move it by 30.
         *("调高到", "调低到", "调亮到", "调暗到", "调大到", "调小到"),
     ),
@@ -227,7 +228,7 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     **_mapped(_Kind.ADJUST, dict.fromkeys(("暖和一点", "暖和点", "暖一点", "暖和些"), "调高温度")),
     **_mapped(_Kind.ADJUST, dict.fromkeys(("凉快一点", "凉快点", "凉一点", "凉快些"), "调低温度")),
     **_mapped(_Kind.ADJUST, dict.fromkeys(("小点声", "小声点", "小声一点", "小声些"), "调小音量")),
-    **_words(_Kind.ATTR, "亮度", "风速", "音量", "遮光", "温度", "湿度", "状态", "电量", "色温"),
+    **_words(_Kind.ATTR, "亮度", "风速", "音量", "遮光", "温度", "湿度", "状态", "电量", "色温", "吸力"),
     **_words(_Kind.ATTR, "功率", "用电量", "耗电量", "漏水", "有人", "烟雾", "角度", "叶片"),
     **_mapped(
         _Kind.ATTR,
@@ -268,6 +269,7 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
         _Kind.PLAY, dict.fromkeys(("播放", "播放音乐", "放音乐", "放歌", "放首歌", "放点音乐"), ACTION_PLAY)
     ),
     **_mapped(_Kind.PLAY, dict.fromkeys(("来点音乐", "来首歌", "听歌", "听音乐"), ACTION_PLAY)),
+    **_mapped(_Kind.PLAY, dict.fromkeys(("播", "播歌", "播首歌", "播点歌"), ACTION_PLAY)),
     **_mapped(
         _Kind.QUERY, dict.fromkeys(("查询", "查看", "查一下", "看看", "看一下", "看下", "多少", "怎么样"), "")
     ),
@@ -319,6 +321,7 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     **_mapped(_Kind.ASK, dict.fromkeys(("吗", "么", "没", "没有", "了没", "了吗", "了没有"), "")),
     **_words(_Kind.ALL, "所有", "全部", "都", "每个", "全都", "每一个", "各个", "全屋", "全家", "一切"),
     **_words(_Kind.ALL, "其他", "其它", "其余", "别的", "剩下的"),
+    **_words(_Kind.ALL, "全", "统统", "通通", "全都是"),  # 全关了, 统统关掉
     **_words(_Kind.ANY, "随便", "任意", "随机", "任何", "哪个都行"),
     **_mapped(_Kind.PRON, dict.fromkeys(("它", "它们", "刚才的", "刚才那个", "刚刚的", "刚才"), _REFERENCE)),
     **_mapped(_Kind.PRON, {"上一个": _REFERENCE}),
@@ -339,6 +342,13 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     **_words(_Kind.FILLER, "把", "让", "将", "请", "帮我", "帮忙", "麻烦", "给我", "一下", "的", "吧"),
     **_words(_Kind.FILLER, "啊", "呀", "呢", "了", "我", "要", "想", "一点", "房间", "里", "里面"),
     **_words(_Kind.FILLER, "现在", "目前", "当前", "谢谢", "也", "是", "直接"),
+    # verb complements and helpers that add nothing to the command (开起来, 去开灯, 给关了, 稍微)
+    **_words(_Kind.FILLER, "起来", "去", "给", "稍微", "稍稍", "一哈", "一下下", "一样", "您", "劳驾"),
+    **_words(_Kind.FILLER, "点", "只", "只要", "用", "叫", "喊", "快", "快点", "赶紧", "麻利", "出来"),
+    **_mapped(_Kind.ON, dict.fromkeys(("开起", "开一开", "打开起", "开起来", "整开", "开回来"), ACTION_ON)),
+    **_mapped(_Kind.OFF, dict.fromkeys(("关一关", "关起来", "整关"), ACTION_OFF)),
+    **_mapped(_Kind.TASK, dict.fromkeys(("打扫", "扫一扫", "扫一次", "扫一遍"), "扫地")),
+    **_mapped(_Kind.TASK, dict.fromkeys(("回去充电", "回充", "回去", "回家充电", "回座充"), "回去充电")),
     # sentence-final particles of colloquial, Cantonese and Malaysian speech (校到50度啦, 关咗咯)
     **_words(_Kind.FILLER, "啦", "喇", "咯", "啰", "嘛", "哦", "喔", "噢", "呗", "嘞", "哇", "哟", "咧"),
     **_words(_Kind.FILLER, *_PLURAL_WORDS),
@@ -437,6 +447,8 @@ _CLOCK_PATTERN = re.compile(r"([0-9]{1,2}|十[一二]?|[二两三四五六七八
 """七点, 十点半: a time of day (not 一点, which is mostly "a bit")."""
 _RELATIVE_WORDS = {"高": "调高", "低": "调低", "大": "调大", "小": "调小", "亮": "调亮", "暗": "调暗"}
 """Before a number with its unit, a change by it (低一度, 高两度, 亮百分之十), not a setting to it."""
+_AMOUNT_NOUNS = frozenset({"亮", "光"})
+"""What a share is of, said after it (八成亮): nothing more than the share."""
 _KEPT_STATES = {"开着": _Kind.ON, "亮着": _Kind.ON, "关着": _Kind.OFF}
 """States said as what to keep before a request particle (还是开着吧): an action, not a question."""
 _REQUEST_PARTICLES = frozenset({"吧", "就好", "就行", "好了"})
@@ -633,6 +645,39 @@ class OfflineParser:
             commands.extend(_command(action, target) for target in targets)
             previous, previous_action = targets, action
         return _or_unknown(commands)
+
+
+def unread_words(text: str, commands: Sequence[Command], lexicon: OfflineParser) -> tuple[str, ...]:
+    """Return the runs of Chinese characters of ``text`` that the commands read nothing from (开个缝: 缝).
+
+    A character is read when it is a word of the lexicon or the home, or part of a name, room,
+    action or value of a command. Acting without the rest would drop what it says. Only
+    clauses saying what to do count: one saying why (我下去拿点酸菜) changes nothing.
+    """
+    read = compact("".join(c.n + c.s + c.a + "".join(c.x) for c in commands))
+    runs: list[str] = []
+    for clause in _split_at_separators(_tokenize(compact(text)[:MAX_OFFLINE_CHARS], lexicon)):
+        if not any(token.kind in _ACTION_WORD_KINDS for token in clause):
+            continue  # 我下去拿点酸菜: a clause saying why, not what to do
+        run = ""
+        for token in [*clause, _Token(_Kind.SEP, "")]:
+            if token.kind is _Kind.OTHER and has_han(token.text) and token.text not in read:
+                run += token.text
+            elif run:
+                runs.append(run)
+                run = ""
+    return tuple(runs)
+
+
+def _split_at_separators(tokens: Sequence[_Token]) -> list[list[_Token]]:
+    """Return the tokens between separators (punctuation, 然后)."""
+    clauses: list[list[_Token]] = [[]]
+    for token in tokens:
+        if token.kind is _Kind.SEP:
+            clauses.append([])
+        else:
+            clauses[-1].append(token)
+    return [clause for clause in clauses if clause]
 
 
 def _or_unknown(commands: list[Command]) -> list[Command]:
@@ -937,15 +982,26 @@ def _reclassify(tokens: list[_Token]) -> list[_Token]:
 
 
 def _in_context(token: _Token, preceding: _Token | None, following: _Token | None) -> _Token:
-    """Return ``token`` as its neighbours make it (see ``_reclassify``)."""
+    """Return ``token`` as its neighbours make it (see ``_reclassify``): the first rule that applies."""
+    for rule in _CONTEXT_RULES:
+        if (fixed := rule(token, preceding, following)) is not None:
+            return fixed
+    return token
+
+
+def _as_name_part(token: _Token, preceding: _Token | None, following: _Token | None) -> _Token | None:
+    """静音 before a noun (音响静音灯), a bare number not after 调到/亮度 (1号灯): part of a name."""
     name_part = token.kind is _Kind.MUTE and following is not None and following.kind in _HEAD_KINDS
     bare_number = (
         token.kind is _Kind.NUM
         and not token.unit
         and (preceding is None or preceding.kind not in {_Kind.SET, _Kind.ATTR})
     )
-    if name_part or bare_number:
-        return _Token(_Kind.OTHER, token.text, token.text)
+    return _Token(_Kind.OTHER, token.text, token.text) if name_part or bare_number else None
+
+
+def _as_relative_step(token: _Token, _preceding: _Token | None, following: _Token | None) -> _Token | None:
+    """再低一度: 低 before a number with its unit is a step down by it."""
     if (
         token.kind is _Kind.OTHER
         and token.text in _RELATIVE_WORDS
@@ -953,11 +1009,38 @@ def _in_context(token: _Token, preceding: _Token | None, following: _Token | Non
         and following.kind is _Kind.NUM
         and following.unit
     ):
-        return _Token(_Kind.ADJUST, token.text, _RELATIVE_WORDS[token.text])  # 再低一度: down by one
+        return _Token(_Kind.ADJUST, token.text, _RELATIVE_WORDS[token.text])
+    return None
+
+
+def _as_amount_noun(token: _Token, preceding: _Token | None, _following: _Token | None) -> _Token | None:
+    """开三成光, 调到八成亮: what the share is of adds nothing to it."""
+    if (
+        token.kind is _Kind.OTHER
+        and token.text in _AMOUNT_NOUNS
+        and preceding
+        and preceding.kind is _Kind.NUM
+    ):
+        return _Token(_Kind.FILLER, token.text, "")
+    return None
+
+
+def _as_kept_state(token: _Token, _preceding: _Token | None, following: _Token | None) -> _Token | None:
+    """还是开着吧: a state before a request particle is what to keep, an action."""
     if token.text in _KEPT_STATES and following is not None and following.text in _REQUEST_PARTICLES:
-        return _Token(_KEPT_STATES[token.text], token.text, token.text)  # 还是开着吧: keep it on
+        return _Token(_KEPT_STATES[token.text], token.text, token.text)
+    return None
+
+
+def _as_not_yet(token: _Token, _preceding: _Token | None, following: _Token | None) -> _Token | None:
+    """开咗热水炉未 (Cantonese): 未 ending the clause asks, as 了没 does."""
     if token.text == _NOT_YET and (following is None or following.kind in _CLAUSE_END_KINDS):
-        return _Token(_Kind.ASK, token.text, "")  # 开咗热水炉未 (Cantonese): 开了没
+        return _Token(_Kind.ASK, token.text, "")
+    return None
+
+
+def _as_lock_particle(token: _Token, preceding: _Token | None, following: _Token | None) -> _Token | None:
+    """把门锁上: 上/好 after a lock word locks it."""
     if (
         token.kind is _Kind.OTHER
         and token.text in _LOCK_PARTICLES
@@ -966,7 +1049,18 @@ def _in_context(token: _Token, preceding: _Token | None, following: _Token | Non
         and (following is None or following.kind not in _PHRASE_KINDS)
     ):
         return _Token(_Kind.LOCK, token.text, ACTION_LOCK)
-    return token
+    return None
+
+
+_CONTEXT_RULES = (
+    _as_name_part,
+    _as_relative_step,
+    _as_amount_noun,
+    _as_kept_state,
+    _as_not_yet,
+    _as_lock_particle,
+)
+"""How neighbours change a token's kind, in order (the first that applies wins)."""
 
 
 def _split_clauses(tokens: Sequence[_Token]) -> list[list[_Token]]:
