@@ -11,7 +11,12 @@ import pytest
 
 from custom_components.context_retrieval.core.models import Device
 from custom_components.context_retrieval.core.pipeline import retrieve
-from custom_components.context_retrieval.core.pronunciation import SoundIndex, readings, sound_keys
+from custom_components.context_retrieval.core.pronunciation import (
+    LatinNames,
+    SoundIndex,
+    readings,
+    sound_keys,
+)
 from custom_components.context_retrieval.core.state import ConversationState
 
 from .conftest import CLOSE, COOL, OFF, ON, OPEN, cmd, light
@@ -115,3 +120,29 @@ def test_the_word_a_sound_is_heard_as_does_not_change_between_runs():
         for seed in (1, 2, 3, 4)
     }
     assert len(heard) == 1
+
+
+@pytest.mark.parametrize(
+    ("said", "heard"),
+    [
+        ("home pot 继续播放", "homepod 继续播放"),
+        ("叫 so no 播歌", "叫 sonos 播歌"),
+        ("pan a sonic 冷气", "panasonic 冷气"),  # its letters spaced out
+        ("把 hall 的窗帘打开", "把 hall 的窗帘打开"),  # a word of the home's own names and rooms
+        ("turn on the light", "turn on the light"),  # English the engine reads
+        ("把 who go 打开", "把 who go 打开"),  # not alike enough to Hue Go's letters
+    ],
+)
+def test_latin_names_misheard_are_read_as_the_homes_names(said, heard):
+    names = LatinNames.build(["HomePod", "Sonos", "Panasonic", "Hall TV", "Hue Go"], ["hall"])
+    assert names.respell(said)[0] == heard
+
+
+def test_a_misheard_latin_name_finds_the_device_offline():
+    home = [
+        *_home(),
+        Device(id="speaker", name="HomePod", room="客厅", category="NetworkAudio", commands=[ON, OFF]),
+    ]
+    (result,) = retrieve("把 home pot 打开", home, None, ConversationState())
+    assert result.candidates[0].entity_id == "speaker"
+    assert result.meta["heard_as"] == {"home pot": "homepod"}

@@ -222,6 +222,9 @@ def decide(  # noqa: PLR0913 - the results, what they are read against, and the 
     results = _without_target_fragments(results)
     if not results:
         return Decision(Outcome.HAND_OFF)
+    for heard, home_word in dict(results[0].meta.get("heard_as") or {}).items():
+        if has_latin(heard):
+            text = text.replace(heard, home_word)  # as retrieval read it: home pot is the HomePod
     turn = _Turn()
     for result in results:
         before = len(turn.actions)

@@ -12,7 +12,7 @@ from .gating import CATEGORIES, TYPE_WORDS, in_category
 from .keyword import KeywordIndex
 from .parsing import OfflineParser, build_system_prompt
 from .parsing.offline import LEXICON_WORDS, DeviceCalls
-from .pronunciation import SoundIndex
+from .pronunciation import LatinNames, SoundIndex
 from .scope import RoomTable
 from .spec import SpecIndex, build_command_document, build_fallback_document
 from .text import HomeWords, compact
@@ -52,6 +52,8 @@ class HomeIndex:
     """Those and the type words of the home's categories, for a parsed room or name."""
     home_words: HomeWords
     """Rooms and device names and aliases, which no variant word is folded across (开细路房)."""
+    latin_names: LatinNames
+    """Device names and aliases written in Latin letters, for English names misheard (home pot)."""
 
     def calls_in_room(self, room: str, name: str) -> bool:
         """Return True when a device in ``room`` (a room or floor word) has a name holding ``name``."""
@@ -139,6 +141,7 @@ def build_home_index(
         room_sounds=SoundIndex.build(room_names),
         word_sounds=SoundIndex.build([*room_names, *device_names], kept=LEXICON_WORDS),
         home_words=HomeWords.build([*room_names, *device_names]),
+        latin_names=LatinNames.build(device_names, room_names),
         slot_sounds=SoundIndex.build(
             [
                 *room_names,

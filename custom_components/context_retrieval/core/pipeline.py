@@ -160,7 +160,9 @@ def _parse(
     if llm is None:
         # Rooms and device names heard wrong (除房 for 厨房) would mislead the parser (除 as 除了);
         # type words, which sound like everyday words (遮阳, 这样), are read in the slots instead.
+        spoken, latin = index.latin_names.respell(spoken)  # home pot: HomePod
         heard, respelled = index.word_sounds.respell(spoken)
+        respelled = latin | respelled
         meta: dict[str, Any] = {"parse": "offline"} | ({"heard_as": respelled} if respelled else {})
         commands = index.offline_parser.parse(heard)
         if unread := unread_words(heard, commands, index.offline_parser):

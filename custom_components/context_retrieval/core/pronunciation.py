@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import functools
 import itertools
+import re
 from dataclasses import dataclass, field
+from difflib import SequenceMatcher
 from typing import TYPE_CHECKING
 
 from pypinyin import Style, pinyin
 
-from .text import compact, has_han
+from .text import compact, has_han, is_variant_word, unified
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -24,6 +26,16 @@ if TYPE_CHECKING:
 MIN_SOUND_WORD = 2
 """Single characters share sounds with too much to be matched by sound."""
 MAX_READINGS = 32
+MIN_LATIN_NAME = 4
+"""Letters a Latin name needs to be matched by likeness (a short one is like too many words)."""
+LATIN_LIKENESS = 0.8
+"""How alike (difflib's ratio of the letters) a Latin span must be to a home name to be read as it."""
+LATIN_MARGIN = 0.05
+"""How much more alike than the next name it must be."""
+MAX_LATIN_SPAN = 3
+"""Words of a Latin span compared with a name (pan a sonic for Panasonic)."""
+_LATIN_RUN = re.compile(r"[a-z]+(?: [a-z]+)*")
+_LATIN_WORD = re.compile(r"[a-z]+")
 """Most reading combinations considered for one span (heteronyms multiply)."""
 
 LINKING_WORD = "的"
@@ -132,3 +144,82 @@ class SoundIndex:
                 size = 1
             position += size
         return "".join(out), replaced
+
+
+@dataclass(frozen=True, slots=True)
+class LatinNames:
+    """The home's names written in Latin letters, to read English names speech recognition misheard.
+
+    Speech recognition writes what it hears: home pot for HomePod, sam song for Samsung, pan a
+    sonic for Panasonic. A span of Latin words is read as the home's name whose letters are
+    alike enough (and clearly more alike than any other's); a span of English words the engine
+    knows (turn, light, mode) is left alone.
+    """
+
+    names: dict[str, str]
+    """The letters of each Latin name or alias (no spaces) -> the name as the text writes it."""
+    known: frozenset[str]
+    """Latin words of the home's names and rooms: a span of them is said right (hall of Hall TV)."""
+
+    @classmethod
+    def build(cls, words: Iterable[str], rooms: Iterable[str] = ()) -> LatinNames:
+        """Index the Latin names of MIN_LATIN_NAME letters or more, and the Latin words of names and rooms."""
+        names: dict[str, str] = {}
+        known: set[str] = set()
+        for word in map(unified, words):
+            letters = word.replace(" ", "")
+            if len(letters) >= MIN_LATIN_NAME and letters.isascii() and letters.isalpha():
+                names.setdefault(letters, word)
+            known.update(_LATIN_WORD.findall(word))
+        for room in map(unified, rooms):
+            known.update(_LATIN_WORD.findall(room))
+        return cls(names, frozenset(known))
+
+    def respell(self, text: str) -> tuple[str, dict[str, str]]:
+        """Return ``text`` (unified) with misheard Latin names replaced, and the replacements."""
+        if not self.names:
+            return text, {}
+        replaced: dict[str, str] = {}
+        out: list[str] = []
+        position = 0
+        for run in _LATIN_RUN.finditer(text):
+            out.append(text[position : run.start()])
+            out.append(self._respell_run(run.group(0), replaced))
+            position = run.end()
+        out.append(text[position:])
+        return "".join(out), replaced
+
+    def _respell_run(self, run: str, replaced: dict[str, str]) -> str:
+        words = run.split(" ")
+        out: list[str] = []
+        index = 0
+        while index < len(words):
+            for size in range(min(MAX_LATIN_SPAN, len(words) - index), 0, -1):
+                span = words[index : index + size]
+                name = self._name_like(span)
+                if name is not None:
+                    if name != " ".join(span):
+                        replaced[" ".join(span)] = name
+                    out.append(name)
+                    index += size
+                    break
+            else:
+                out.append(words[index])
+                index += 1
+        return " ".join(out)
+
+    def _name_like(self, span: list[str]) -> str | None:
+        """Return the home name the span is or sounds like; None for known English or when unclear."""
+        letters = "".join(span)
+        if letters in self.names:
+            return self.names[letters]  # said as written, or with its letters spaced (pan a sonic)
+        if len(letters) < MIN_LATIN_NAME or all(is_variant_word(w) or w in self.known for w in span):
+            return None
+        scored = sorted(
+            ((SequenceMatcher(None, letters, key).ratio(), key) for key in self.names), reverse=True
+        )
+        best = scored[0]
+        runner_up = scored[1][0] if len(scored) > 1 else 0.0
+        if best[0] < LATIN_LIKENESS or best[0] - runner_up < LATIN_MARGIN:
+            return None
+        return self.names[best[1]]

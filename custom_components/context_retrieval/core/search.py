@@ -207,8 +207,8 @@ class CommandSearch:
             respelled, replaced = self.index.slot_sounds.respell_whole(compact(name))
             if replaced:
                 name, heard = respelled, heard | replaced
-        said = " ".join(filter(None, (name, *include, *exclude)))
-        self.heard = {span: word for span, word in heard.items() if word in said}
+        said = " ".join(filter(None, (name, *include, *exclude))).lower()
+        self.heard = {span: word for span, word in heard.items() if word.lower() in said}
         if not self.heard:
             return ir
         self.meta["heard_as"] = self.heard

@@ -91,6 +91,11 @@ def _variants() -> WordFolding:
     return WordFolding.from_sections(yaml.safe_load(path.read_text(encoding="utf-8")) or {})
 
 
+def is_variant_word(word: str) -> bool:
+    """Return True for a word the variants file folds (an English command word such as turn or light)."""
+    return word in _variants().words
+
+
 def unified(text: str) -> str:
     """Return ``text`` with width, case, brackets, dashes, whitespace and Traditional characters unified."""
     text = unicodedata.normalize("NFKC", text).translate(_BRACKETS).translate(_simplified())

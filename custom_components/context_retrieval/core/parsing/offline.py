@@ -344,7 +344,7 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     **_words(_Kind.FILLER, "现在", "目前", "当前", "谢谢", "也", "是", "直接"),
     # verb complements and helpers that add nothing to the command (开起来, 去开灯, 给关了, 稍微)
     **_words(_Kind.FILLER, "起来", "去", "给", "稍微", "稍稍", "一哈", "一下下", "一样", "您", "劳驾"),
-    **_words(_Kind.FILLER, "点", "只", "只要", "用", "叫", "喊", "快", "快点", "赶紧", "麻利", "出来"),
+    **_words(_Kind.FILLER, "点", "只", "只要", "用", "叫", "喊", "快", "快点", "赶紧", "麻利", "出来", "掉"),
     **_mapped(_Kind.ON, dict.fromkeys(("开起", "开一开", "打开起", "开起来", "整开", "开回来"), ACTION_ON)),
     **_mapped(_Kind.OFF, dict.fromkeys(("关一关", "关起来", "整关"), ACTION_OFF)),
     **_mapped(_Kind.TASK, dict.fromkeys(("打扫", "扫一扫", "扫一次", "扫一遍"), "扫地")),
