@@ -215,11 +215,20 @@ class LatinNames:
             return self.names[letters]  # said as written, or with its letters spaced (pan a sonic)
         if len(letters) < MIN_LATIN_NAME or all(is_variant_word(w) or w in self.known for w in span):
             return None
-        scored = sorted(
-            ((SequenceMatcher(None, letters, key).ratio(), key) for key in self.names), reverse=True
-        )
+        scored = sorted((_likeness(letters, key), key) for key in self.names)[::-1]
         best = scored[0]
         runner_up = scored[1][0] if len(scored) > 1 else 0.0
         if best[0] < LATIN_LIKENESS or best[0] - runner_up < LATIN_MARGIN:
             return None
         return self.names[best[1]]
+
+
+def _likeness(letters: str, name: str) -> float:
+    """Return difflib's ratio of two words' letters, or 0 when its cheap upper bounds are below a match."""
+    matcher = SequenceMatcher(None, letters, name)
+    if (
+        matcher.real_quick_ratio() < LATIN_LIKENESS - LATIN_MARGIN
+        or matcher.quick_ratio() < LATIN_LIKENESS - LATIN_MARGIN
+    ):
+        return 0.0
+    return matcher.ratio()
