@@ -102,6 +102,13 @@ def test_the_parsers_own_words_are_not_respelled_as_home_words():
     assert (result.command.a, result.command.n) == ("设置温度=26C", "空调")
 
 
+def test_a_span_made_of_the_parsers_words_is_not_respelled():
+    """开它 (kai ta) said after a question is 打开 it, not a scene called 开台."""
+    home = [*_home(), Device(id="mahjong", name="开台", room="客厅", category="Scene", commands=[ON])]
+    (result,) = retrieve("开它", home, None, ConversationState())
+    assert "heard_as" not in result.meta
+
+
 def test_the_word_a_sound_is_heard_as_does_not_change_between_runs():
     """Set iteration of strings changes with the hash seed: the choice among readings must not."""
     program = (

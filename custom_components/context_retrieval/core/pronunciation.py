@@ -69,7 +69,8 @@ class SoundIndex:
     first_sounds: frozenset[str] = frozenset()
     """The readings a home word can start with: a span starting otherwise is not tried."""
     kept: frozenset[str] = frozenset()
-    """Everyday words said as they are, never respelled (设定 is not the home's 射灯)."""
+    """Everyday words said as they are: a span made of them is never respelled (设定 is not the
+    home's 射灯, 开它 not a scene called 开台)."""
 
     @classmethod
     def build(cls, words: Iterable[str], kept: Iterable[str] = ()) -> SoundIndex:
@@ -80,7 +81,7 @@ class SoundIndex:
             for key in sound_keys(word):
                 by_sound.setdefault(key, word)
         first = frozenset(key[0] for key in by_sound)
-        everyday = frozenset(word for word in kept if len(word) >= MIN_SOUND_WORD and word not in known)
+        everyday = frozenset(word for word in kept if word and word not in known)
         return cls(frozenset(known), by_sound, max(map(len, known), default=0), first, everyday)
 
     def word_like(self, text: str) -> str | None:
@@ -114,6 +115,14 @@ class SoundIndex:
                 return False
         return True
 
+    def _said_in_everyday_words(self, span: str) -> bool:
+        """Return True when the span is everyday words end to end (设定, 开它): as said, not misheard."""
+        ends = {0}
+        for end in range(1, len(span) + 1):
+            if any(start in ends and span[start:end] in self.kept for start in range(end)):
+                ends.add(end)
+        return len(span) in ends
+
     def respell(self, text: str) -> tuple[str, dict[str, str]]:
         """Return ``text`` with spans that sound like home words replaced by them, and the replacements.
 
@@ -131,7 +140,7 @@ class SoundIndex:
                 continue
             for size in range(min(self.longest, len(text) - position), MIN_SOUND_WORD - 1, -1):
                 span = text[position : position + size]
-                if span in self.words or span in self.kept:
+                if span in self.words or self._said_in_everyday_words(span):
                     out.append(span)
                     break
                 word = self.word_like(span) if all(map(has_han, span)) else None

@@ -413,6 +413,10 @@ def test_questions_steps_and_rooms_said_first(text: str, expected: list) -> None
         ("灯都关掉，留台灯", [cmd("关闭", n="灯", t="Light", q="except", x=["台灯"])]),
         ("客厅的留着，其他灯关了", [cmd("关闭", "*,!客厅", "灯", "Light", "except")]),
         ("吊扇开小小", [cmd("设置风速=最小", n="吊扇", t="Fan", q="all")]),  # Malaysian: the least
+        (
+            "所有窗帘打开，除了卧室的",
+            [cmd("打开", "*,!卧室", "窗帘", "Blind", "except")],
+        ),  # said after the set
     ],
 )
 def test_what_is_kept_is_left_out_of_the_set(text: str, expected: list) -> None:

@@ -747,6 +747,13 @@ def _left_out_of(
     if _only_exclusion(clause) and clause.targets[0].left_out:
         named, negated = list(clause.targets[0].left_out), True  # 全部关掉，留台灯: all but the desk lamp
     sets = previous and all(target.quantifier in {Quantifier.ALL, Quantifier.EXCEPT} for target in previous)
+    if sets and commands and _only_exclusion(clause) and (rooms := clause.targets[0].exclude):
+        # 所有窗帘打开，除了主人房的: the set before leaves the room out
+        last = commands[-len(previous) :]
+        left = [
+            replace(c, s=",".join([c.s, *(f"!{room}" for room in rooms)]), q=Quantifier.EXCEPT) for c in last
+        ]
+        return [*commands[: -len(previous)], *left]
     if not named or not negated or not sets or not commands:
         return None
     verbs = {token.value for token in clause.tokens if token.kind in _SWITCH_KINDS}
