@@ -40,6 +40,7 @@ from .models import (
     RetrievalResult,
 )
 from .parsing import REFERENCE_LAST_MENTIONED, command_to_ir
+from .parsing.offline import ACTION_QUERY, DEFAULT_QUERY_ATTRIBUTE
 from .text import compact
 
 if TYPE_CHECKING:
@@ -88,6 +89,8 @@ def says_all(text: str) -> bool:
     return any(word in said for word in ALL_WORDS)
 
 
+STATE_QUESTION = ACTION_QUERY + DEFAULT_QUERY_ATTRIBUTE
+"""The wire action asking a device's state (查询状态: is it on, open, playing)."""
 MULTIPLE_CLOSE_MATCHES = "multiple_close_matches"
 NO_CANDIDATES = "no_candidates"
 NAME_NOT_FOUND = "name_not_found"
@@ -534,9 +537,11 @@ class CommandSearch:
         said = self.index.keywords.said_share(self.index.rooms.without_rooms(compact(self.ir.raw)))
         keyword += SAID_NAME_WEIGHT * np.array([said.get(int(p), 0.0) for p in pool], dtype=np.float32)
         if typed is not None:
-            # Devices of the type asked that were named, called by the kind's word (加湿器开着吗),
-            # or read something close to the question come first.
-            was_named = np.isin(pool, list(named)) | is_type_word(command.n)
+            # Devices of the type asked that were named, called by the kind's word when their state
+            # is asked (加湿器开着吗; not 扫地机电量多少, which a battery sensor answers), or read
+            # something close to the question come first.
+            kind_asked = is_type_word(command.n) and command.a == STATE_QUESTION
+            was_named = np.isin(pool, list(named)) | kind_asked
             answering = typed[pool] & ((similarity >= CAPABILITY_MIN_SIMILARITY) | was_named)
             keyword += _outranking_span(keyword_weight, vector_weight) * answering
         total = keyword_weight * keyword + vector_weight * similarity
