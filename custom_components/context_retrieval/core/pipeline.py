@@ -21,7 +21,6 @@ from .models import (
     Room,
 )
 from .parsing import command_to_ir, parse_commands
-from .parsing.offline import unread_words
 from .search import (
     MAX_COMMANDS,
     MAX_TOP_K,
@@ -164,8 +163,8 @@ def _parse(
         heard, respelled = index.word_sounds.respell(spoken)
         respelled = latin | respelled
         meta: dict[str, Any] = {"parse": "offline"} | ({"heard_as": respelled} if respelled else {})
-        commands = index.offline_parser.parse(heard)
-        if unread := unread_words(heard, commands, index.offline_parser):
+        commands, unread = index.offline_parser.read(heard)
+        if unread:
             meta["unread"] = list(unread)  # 窗帘开个缝 read as 窗帘开: 缝 says how far
         return commands, meta
     try:

@@ -4,7 +4,7 @@ import pytest
 
 from custom_components.context_retrieval.core.models import UNKNOWN_COMMAND, Command, Device, Room
 from custom_components.context_retrieval.core.parsing import OfflineParser, parse_offline
-from custom_components.context_retrieval.core.parsing.offline import DeviceCalls, unread_words
+from custom_components.context_retrieval.core.parsing.offline import DeviceCalls
 
 from .conftest import Home
 
@@ -443,8 +443,8 @@ def test_words_the_parse_read_nothing_from_are_reported_only_in_clauses_that_act
     """窗帘开个洞: 洞 says something the command does not; 我要出门, 把灯关了: the reason is no command."""
     parser = OfflineParser.build(ROOMS, DEVICE_NAMES)
 
-    assert unread_words("窗帘开个洞", parser.parse("窗帘开个洞"), parser) == ("洞",)
-    assert unread_words("我要出门，把灯关了", parser.parse("我要出门，把灯关了"), parser) == ()
+    assert parser.read("窗帘开个洞")[1] == ("洞",)
+    assert parser.read("我要出门，把灯关了")[1] == ()
 
 
 def test_a_category_word_borrowed_from_english_is_no_devices_own_name() -> None:

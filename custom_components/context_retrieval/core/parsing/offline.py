@@ -603,7 +603,16 @@ class OfflineParser:
 
     def parse(self, text: str) -> list[Command]:
         """Return the wire commands of ``text`` parsed by rules, ``[UNKNOWN_COMMAND]`` if none."""
+        return self.read(text)[0]
+
+    def read(self, text: str) -> tuple[list[Command], tuple[str, ...]]:
+        """Return the commands of ``text`` and the words they read nothing from (see ``unread_words``)."""
         tokens = _tokenize(compact(text)[:MAX_OFFLINE_CHARS], self)
+        commands = self._commands(tokens)
+        return commands, unread_words(tokens, commands)
+
+    def _commands(self, tokens: list[_Token]) -> list[Command]:
+        """Return the wire commands of the tokens, ``[UNKNOWN_COMMAND]`` if none."""
         commands: list[Command] = []
         previous: list[_Target] = []
         previous_action: str | None = None
@@ -647,8 +656,8 @@ class OfflineParser:
         return _or_unknown(commands)
 
 
-def unread_words(text: str, commands: Sequence[Command], lexicon: OfflineParser) -> tuple[str, ...]:
-    """Return the runs of Chinese characters of ``text`` that the commands read nothing from (开个缝: 缝).
+def unread_words(tokens: Sequence[_Token], commands: Sequence[Command]) -> tuple[str, ...]:
+    """Return the runs of Chinese characters of the tokens that the commands read nothing from (开个缝: 缝).
 
     A character is read when it is a word of the lexicon or the home, or part of a name, room,
     action or value of a command. Acting without the rest would drop what it says. Only
@@ -656,7 +665,7 @@ def unread_words(text: str, commands: Sequence[Command], lexicon: OfflineParser)
     """
     read = compact("".join(c.n + c.s + c.a + "".join(c.x) for c in commands))
     runs: list[str] = []
-    for clause in _split_at_separators(_tokenize(compact(text)[:MAX_OFFLINE_CHARS], lexicon)):
+    for clause in _split_at_separators(tokens):
         if not any(token.kind in _ACTION_WORD_KINDS for token in clause):
             continue  # 我下去拿点酸菜: a clause saying why, not what to do
         run = ""
