@@ -433,6 +433,8 @@ def test_what_is_kept_is_left_out_of_the_set(text: str, expected: list) -> None:
         ("扫地机回去充电", cmd("开始回去充电", "*", "扫地机", "RobotCleaner", "all")),
         ("扫地机吸力调到最大", cmd("设置吸力=最大", "*", "扫地机", "RobotCleaner", "all")),
         ("主灯调到八成亮", cmd("设置亮度=80%", "*", "主灯", "Light")),
+        ("主灯换紫色", cmd("设置=紫色", "*", "主灯", "Light")),  # 换: change to
+        ("音箱换下一首", cmd("下一首", "*", "音箱", "NetworkAudio", "all")),
     ],
 )
 def test_verb_complements_and_helpers_are_read(text: str, expected: dict) -> None:

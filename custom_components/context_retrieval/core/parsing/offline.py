@@ -187,6 +187,7 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
         ),
         *("切换到", "切换为", "切换成", "切到", "切成", "换成", "换到", "转到"),
         *("拉到", "整到", "整成", "放到", "开成", "打开到", "关到"),  # 窗帘拉到一半; northern 整到26度
+        "换",  # 星空灯换蓝色: change to
         # 调暗到30%: an adjustment verb with 到 sets the value, it does not move it by 30.
         *("调高到", "调低到", "调亮到", "调暗到", "调大到", "调小到"),
     ),
