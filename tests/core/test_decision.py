@@ -165,25 +165,23 @@ def test_an_adjustment_moves_the_value(action, spec, current, value, problem):
     assert argument.value == value
 
 
+FAN_OF_TEN_SPEEDS = CommandSpec(
+    id="fan.set_percentage:percentage",
+    description="设置风扇速度",
+    type="integer",
+    value_range={"minimum": 0, "maximum": 100, "step": 10, "unit": "%"},
+)
+
+
 def test_a_numbered_level_is_that_step_of_a_range_in_percent():
-    fan = CommandSpec(
-        id="fan.set_percentage:percentage",
-        description="设置风扇速度",
-        type="integer",
-        value_range={"minimum": 0, "maximum": 100, "step": 10, "unit": "%"},
-    )
+    fan = FAN_OF_TEN_SPEEDS
     assert command_argument("设置风速=5档", fan).value == 50  # 五档 of ten steps
     assert command_argument("设置风速=11档", fan).problem is ArgumentProblem.UNKNOWN_VALUE  # no such step
     assert command_argument("设置风速=5档", BRIGHTNESS).problem is ArgumentProblem.UNKNOWN_VALUE  # no steps
 
 
 def test_a_number_said_without_a_unit_is_a_level_of_a_fan_with_few_speeds():
-    fan = CommandSpec(
-        id="fan.set_percentage:percentage",
-        description="设置风扇速度",
-        type="integer",
-        value_range={"minimum": 0, "maximum": 100, "step": 10, "unit": "%"},
-    )
+    fan = FAN_OF_TEN_SPEEDS
     assert command_argument("设置风速=6", fan).value == 60  # the sixth of ten speeds
     assert command_argument("设置风速=30", fan).value == 30  # more than it has: a percentage
     assert command_argument("设置风速=6%", fan).value == 6  # said as a percentage

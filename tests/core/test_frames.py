@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from custom_components.context_retrieval.core.frames import with_frame
 from custom_components.context_retrieval.core.models import Command, Quantifier
 from custom_components.context_retrieval.core.state import ConversationState
@@ -23,12 +25,15 @@ def test_a_room_only_follow_up_takes_the_last_kind_and_action(home):
     assert asked.command.a == "打开"
 
 
-def test_a_name_only_follow_up_with_also_takes_the_last_action(home):
+@pytest.mark.parametrize("follow_up", ["主灯也一样", "主灯都系"])
+def test_a_name_only_follow_up_with_also_takes_the_last_action(home, follow_up):
+    """主灯都系 is Cantonese for 主灯也一样: it takes the last action, for 主灯 alone (都系 is no 都)."""
     state = ConversationState()
     run(home, "打开老伙计", cmd("打开", n="老伙计"), state=state)
-    (result,) = run(home, "主灯也一样", cmd("UNKNOWN", n="主灯", t="Light"), state=state)
+    (result,) = run(home, follow_up, cmd("UNKNOWN", n="主灯", t="Light"), state=state)
     assert result.command.a == "打开"
     assert members(result)[0] == "lamp-3"
+    assert "quantifier_from_text" not in result.meta  # 都 of 都系 makes no set
 
 
 def test_without_a_last_command_or_a_going_on_word_nothing_is_taken():
@@ -57,16 +62,6 @@ def test_offline_a_room_said_alone_after_a_command_takes_its_action_and_kind(hom
     (alone,) = retrieve("卧室的呢", home, None, ConversationState())
     assert alone.command.a == "UNKNOWN"
     assert alone.meta["fallback"] == "raw_text"
-
-
-def test_a_follow_up_in_cantonese_goes_on_and_its_du_is_no_all_word(home):
-    """主灯都系 is Cantonese for 主灯也一样: it takes the last action, for 主灯 alone (都系 is no 都)."""
-    state = ConversationState()
-    run(home, "打开老伙计", cmd("打开", n="老伙计"), state=state)
-    (result,) = run(home, "主灯都系", cmd("UNKNOWN", n="主灯", t="Light"), state=state)
-    assert result.command.a == "打开"
-    assert members(result)[0] == "lamp-3"
-    assert "quantifier_from_text" not in result.meta  # 都 of 都系 makes no set
 
 
 def test_a_name_carried_to_a_room_where_nothing_is_called_so_becomes_its_kind(home):

@@ -149,13 +149,7 @@ def _ranged_value(action: str, said: ActionValue | None, command: CommandSpec) -
 
 def _level(value: str, number: float, value_range: dict[str, Any]) -> float | None:
     """Return the percentage of the ``number``-th level (档) of a range in percent steps, None otherwise."""
-    step, high = value_range.get("step"), value_range.get("maximum")
-    if not value.strip().endswith(LEVEL_WORD) or str(value_range.get("unit")) != "%":
-        return None
-    if not isinstance(step, (int, float)) or step <= 0 or not float(number).is_integer():
-        return None
-    level = round(number * step, 2)
-    return level if not isinstance(high, (int, float)) or level <= high + STEP_TOLERANCE else None
+    return _nth_step(number, value_range) if value.strip().endswith(LEVEL_WORD) else None
 
 
 def _plain_level(number: float, value_range: dict[str, Any]) -> float | None:
@@ -164,13 +158,23 @@ def _plain_level(number: float, value_range: dict[str, Any]) -> float | None:
     A number said without a unit of a range with steps coarser than 1 % is a level when the
     range has that many steps (6 of ten speeds); a larger number is a percentage (30: 30 %).
     """
-    step, high = value_range.get("step"), value_range.get("maximum")
-    if str(value_range.get("unit")) != "%" or not isinstance(step, (int, float)) or step <= 1:
+    if number < 1 or not isinstance(value_range.get("maximum"), (int, float)):
         return None
-    if not isinstance(high, (int, float)) or not float(number).is_integer() or number < 1:
+    return _nth_step(number, value_range, coarser_than=1)
+
+
+def _nth_step(number: float, value_range: dict[str, Any], *, coarser_than: float = 0) -> float | None:
+    """Return the percentage of the ``number``-th step of a percent range, None when it has no such step.
+
+    Only ranges whose step is coarser than ``coarser_than`` (percent) count.
+    """
+    step, high = value_range.get("step"), value_range.get("maximum")
+    if str(value_range.get("unit")) != "%" or not isinstance(step, (int, float)) or step <= coarser_than:
+        return None
+    if not float(number).is_integer():
         return None
     level = round(number * step, 2)
-    return level if level <= high + STEP_TOLERANCE else None
+    return level if not isinstance(high, (int, float)) or level <= high + STEP_TOLERANCE else None
 
 
 def _off_step(number: float, value_range: dict[str, Any]) -> bool:

@@ -665,6 +665,11 @@ def _readings(result: RetrievalResult, devices: Mapping[str, Device]) -> list[Re
     return readings
 
 
+def _called(device: Device) -> list[str]:
+    """Return what a device is called, compacted: its name, aliases, and room and name (客厅主灯)."""
+    return [compact(n) for n in (device.name, *device.aliases, device_label(device)) if n]
+
+
 def _says_name(device: Device | None, text: str, shortest: int = 1) -> bool:
     """Return True when the utterance holds the device's whole name, an alias, or its room and name.
 
@@ -673,8 +678,7 @@ def _says_name(device: Device | None, text: str, shortest: int = 1) -> bool:
     if device is None:
         return False
     said = compact(text)
-    names = (compact(n) for n in (device.name, *device.aliases, device_label(device)) if n)
-    return any(len(name) >= shortest and name in said for name in names)
+    return any(len(name) >= shortest and name in said for name in _called(device))
 
 
 def _says_more(device: Device | None, name: str) -> bool:
@@ -687,7 +691,7 @@ def _says_more(device: Device | None, name: str) -> bool:
     wanted = compact(name)
     if device is None or name in {ANY_NAME, LAST_MENTIONED} or is_type_word(wanted):
         return False
-    called = [compact(n) for n in (device.name, *device.aliases, device_label(device)) if n]
+    called = _called(device)
     shared = max((_shared_run_text(n, wanted) for n in called), key=len, default="")
     extra = [part for part in wanted.split(shared) if part] if shared else [wanted]
     return any(
@@ -742,7 +746,7 @@ def _named_in_text(result: RetrievalResult, devices: Mapping[str, Device], text:
     """
     said = compact(text)
     called = {
-        candidate.entity_id: [compact(n) for n in (d.name, *d.aliases, device_label(d)) if n]
+        candidate.entity_id: _called(d)
         for candidate in result.candidates
         if candidate.entity_kind == "device" and (d := devices.get(candidate.entity_id)) is not None
     }

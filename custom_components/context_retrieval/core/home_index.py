@@ -62,8 +62,8 @@ class HomeIndex:
             (self.rooms.room_index[word],) if word in self.rooms.room_index else ()
         )
         return any(
-            int(room_id) in ids and any(wanted in compact(n) for n in (device.name, *device.aliases) if n)
-            for device, room_id in zip(self.devices, self.rooms.room_ids, strict=True)
+            int(room_id) in ids and any(wanted in name for name in names)
+            for names, room_id in zip(self.keywords.names, self.rooms.room_ids, strict=True)
         )
 
     def covers(self, devices: Sequence[Device]) -> bool:

@@ -378,14 +378,16 @@ class CommandSearch:
         )
         if not explicit and not implicit:
             return self._mentioned_but_left_out()
-        positions = [
-            self.index.positions[i] for i in self.state.last_mentioned() if i in self.index.positions
-        ]
+        positions = self._last_mentioned()
         if positions:
             self.meta["reference"] = "explicit" if explicit else "implicit"
         else:
             self.meta["reference_unresolved"] = True
         return positions
+
+    def _last_mentioned(self) -> list[int]:
+        """Return the positions of the devices the conversation last mentioned."""
+        return [self.index.positions[i] for i in self.state.last_mentioned() if i in self.index.positions]
 
     def _mentioned_but_left_out(self) -> list[int]:
         """Return the last-mentioned devices but those the set leaves out by name, when it leaves one out.
@@ -403,9 +405,7 @@ class CommandSearch:
             and not ir.scope_exclude
         ):
             return []
-        mentioned = {
-            self.index.positions[i] for i in self.state.last_mentioned() if i in self.index.positions
-        }
+        mentioned = set(self._last_mentioned())
         called = {p for name in ir.exclude_names for p in self.index.keywords.ending_in(compact(name))}
         if not mentioned & called:
             return []

@@ -537,7 +537,7 @@ class DeviceCalls:
         return cls(
             sole_names=frozenset(name for name, count in counts.items() if count == 1),
             room_named=frozenset(room_named),
-            room_aliases={compact(alias): compact(room.name) for room in rooms for alias in room.aliases},
+            room_aliases={alias: name for name, aliases in room_words.items() for alias in aliases},
         )
 
 
