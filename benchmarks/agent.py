@@ -59,8 +59,9 @@ SETS: tuple[tuple[str, str], ...] = (
     ("agent_k", "agent_k (tuned on after issue 13's third session)"),
     ("agent_l", "agent_l (tuned on after its first measurements, in issue 13's fourth session)"),
     ("agent_m", "agent_m (tuned on after its first measurements, in issue 13's fourth session)"),
-    ("agent_n", "agent_n (held-out: its misses never read)"),
-    ("agent_o", "agent_o (held-out, a home of 243 entities: its misses never read)"),
+    ("agent_n", "agent_n (tuned on in issue 13's fifth session)"),
+    ("agent_o", "agent_o (a home of 243 entities, tuned on in issue 13's fifth session)"),
+    ("agent_p", "agent_p (held-out: its misses never read)"),
 )
 """The sets run, in the order they were written: each says whether its misses were read while tuning."""
 SEALED = "agent_e"
