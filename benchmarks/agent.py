@@ -62,6 +62,7 @@ SETS: tuple[tuple[str, str], ...] = (
     ("agent_n", "agent_n (tuned on in issue 13's fifth session)"),
     ("agent_o", "agent_o (a home of 243 entities, tuned on in issue 13's fifth session)"),
     ("agent_p", "agent_p (held-out: its misses never read)"),
+    ("agent_q", "agent_q (held-out: its misses never read)"),
 )
 """The sets run, in the order they were written: each says whether its misses were read while tuning."""
 SEALED = "agent_e"
