@@ -15,26 +15,32 @@ import asyncio
 from homeassistant.components import conversation
 from homeassistant.core import Context
 
-from custom_components.context_retrieval.core.parsing.offline import _tokenize
+from custom_components.context_retrieval.core.parsing.offline import _tokenize, value_spans
 from custom_components.context_retrieval.core.text import compact
 from custom_components.context_retrieval.retrieval import async_run_retrieval
 
 from .agent import AGENT, DATA, _as_call, async_agent_home
 
 MAX_CANDIDATES = 4
+NEW_CONVERSATION = "/"
 
 
 async def _async_explain(set_name: str, utterances: list[str]) -> None:
     async with async_agent_home(DATA / set_name) as (hass, recorder, entry):
-        conversation_id = "explain"
+        conversations = 0
+        conversation_id = "explain-0"
         for text in utterances:
+            if text == NEW_CONVERSATION:
+                conversations += 1
+                conversation_id = f"explain-{conversations}"
+                continue
             retrieval = await async_run_retrieval(
                 entry.runtime_data, text, conversation_id=f"{conversation_id}-preview", offline=True
             )
             print(f"\n>>> {text}")
             index = entry.runtime_data.index.current.index
             spoken = index.home_words.separate(text)
-            heard, _ = index.word_sounds.respell(spoken)
+            heard, _ = index.word_sounds.respell(spoken, value_spans(spoken))
             tokens = _tokenize(compact(heard), index.offline_parser)
             print(f"  tokens {[(token.kind.name, token.text) for token in tokens]}")
             for result in retrieval.results:
@@ -65,7 +71,7 @@ def main() -> None:
     """Run ``python -m benchmarks.explain SET UTTERANCE...``."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("set", help="a set under benchmarks/data (agent_h)")
-    parser.add_argument("utterances", nargs="+", help="turns of one conversation")
+    parser.add_argument("utterances", nargs="+", help="turns of one conversation; / starts another")
     args = parser.parse_args()
     asyncio.run(_async_explain(args.set, args.utterances))
 

@@ -11,9 +11,12 @@ from homeassistant.components import conversation
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers import intent
-from pytest_homeassistant_custom_component.common import async_mock_service
+from pytest_homeassistant_custom_component.common import MockConfigEntry, async_mock_service
 
 from custom_components.context_retrieval.const import DOMAIN
+
+from .conftest import settle
+from .home import LIGHT_ATTRS, HomeEntity, add_entity
 
 AGENT = "conversation.context_retrieval"
 
@@ -258,4 +261,41 @@ async def test_it_means_what_the_agent_acted_on(loaded_entry, home: HomeAssistan
     assert made(calls) == [
         ("light.turn_on", ["light.kitchen"], {}),
         ("light.turn_off", ["light.kitchen"], {}),
+    ]
+
+
+async def test_several_devices_it_found_are_asked_about_not_left_to_home_assistants_sentences(
+    loaded_entry, home: HomeAssistant, calls
+):
+    """客厅床头灯 with two bedside lamps there: Home Assistant's sentences take 床头灯 for any light."""
+    owner = MockConfigEntry(domain="test")
+    owner.add_to_hass(home)
+    er.async_get(home).async_update_entity("light.bedside", name="阅读灯")  # no light called 床头灯 alone
+    for entity_id, name in (("light.left", "左边床头灯"), ("light.right", "右边床头灯")):
+        add_entity(home, HomeEntity(entity_id, name, "off", LIGHT_ATTRS, area="客厅"), owner)
+    await settle(home)
+    result = await say(home, "客厅床头灯打开")
+    assert made(calls) == [], speech(result)
+    assert result.continue_conversation is True
+    assert "左边床头灯" in speech(result)
+    assert "右边床头灯" in speech(result)
+
+
+async def test_a_remark_in_english_after_the_command_does_not_stop_it(
+    loaded_entry, home: HomeAssistant, calls
+):
+    await say(home, "把客厅空调调到26度，热到 emo 了")
+    assert made(calls) == [("climate.set_temperature", ["climate.living_ac"], {"temperature": 26})]
+
+
+async def test_an_input_source_with_a_digit_is_selected(loaded_entry, home: HomeAssistant, calls):
+    owner = MockConfigEntry(domain="test")
+    owner.add_to_hass(home)
+    sources = {"supported_features": 2048, "source_list": ["HDMI1", "HDMI2"], "source": "HDMI2"}
+    add_entity(home, HomeEntity("media_player.projector", "投影仪", "on", sources, area="客厅"), owner)
+    await settle(home)
+    select = async_mock_service(home, "media_player", "select_source")
+    await say(home, "投影仪切到 HDMI1")  # the 1 is the source's, no number left over
+    assert [(call.data["entity_id"], call.data["source"]) for call in select] == [
+        (["media_player.projector"], "HDMI1")
     ]

@@ -129,6 +129,11 @@ class Replies:
         return english or command.description or command.id
 
 
+KNOWN_CHOICES = frozenset({AskReason.WHICH_DEVICE, AskReason.WHICH_ROOM})
+"""Questions among devices the engine found: Home Assistant's own sentences, which read 主卧床头灯打开
+as every light of 主卧, are not asked to settle them."""
+
+
 async def async_act(
     hass: HomeAssistant,
     data: ContextRetrievalData,
@@ -141,7 +146,11 @@ async def async_act(
     decision = _decision(hass, data, user_input.text, chat_log.conversation_id, retrieval)
     if decision.outcome is Outcome.HAND_OFF:
         return await _async_hand_off(hass, user_input, chat_log)
-    if decision.outcome is Outcome.ASK and (local := await _async_exact_intent(hass, user_input, chat_log)):
+    if (
+        decision.outcome is Outcome.ASK
+        and decision.reason not in KNOWN_CHOICES
+        and (local := await _async_exact_intent(hass, user_input, chat_log))
+    ):
         return _result(user_input, chat_log, local, agent_id=conversation.HOME_ASSISTANT_AGENT)
     language = user_input.language or hass.config.language
     replies = await Replies.async_load(hass, language)

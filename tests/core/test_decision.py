@@ -558,6 +558,15 @@ def test_a_clause_that_only_names_the_next_commands_target_is_no_command():
     dimmer = result(Command(a="调暗", s="客厅", n="主灯"), device("light.m", STEP.id, "room_hit"))
     decision = decide([target_only, dimmer], home, "客厅主灯再暗一点")
     assert [(a.command.id, a.value) for a in decision.actions] == [(STEP.id, -20)]
+    alias = result(Command(a="UNKNOWN", s="*", n="主灯"), device("light.m", TURN_ON.id, "name_hit"))
+    decision = decide([alias, dimmer], home, "主灯，客厅主灯再暗一点")  # named twice, once with its room
+    assert [(a.command.id, a.value) for a in decision.actions] == [(STEP.id, -20)]
+    described = result(
+        Command(a="UNKNOWN", s="客厅", n="圆圆的灯"), device("light.m", TURN_ON.id, "room_hit")
+    )
+    it = result(Command(a="打开", n="@last"), device("light.m", TURN_ON.id, "last_mentioned"))
+    decision = decide([described, it], home, "客厅那个圆圆的灯，把它打开")  # 它 is what was described
+    assert [a.device_ids for a in decision.actions] == [("light.m",)]
     other = result(Command(a="UNKNOWN", s="*", n="音乐"), device("light.m", TURN_ON.id))
     assert (
         decide([other, dimmer], home, "客厅主灯调暗然后放音乐").outcome is Outcome.HAND_OFF

@@ -10,9 +10,12 @@ from pathlib import Path
 import pytest
 
 from custom_components.context_retrieval.core.models import Device
+from custom_components.context_retrieval.core.parsing.offline import value_spans
 from custom_components.context_retrieval.core.pipeline import retrieve
 from custom_components.context_retrieval.core.pronunciation import (
     LatinNames,
+    LikenessError,
+    SoundFolding,
     SoundIndex,
     readings,
     sound_keys,
@@ -47,6 +50,59 @@ def test_home_words_and_other_sounds_are_left_alone():
     assert sounds.word_like("书房") is None
     assert sounds.respell("打开卧室的台灯") == ("打开卧室的台灯", {})
     assert SoundIndex.build(["灯"]).by_sound == {}  # one character matches too much by sound
+
+
+@pytest.mark.parametrize(
+    ("heard", "meant"),
+    [("苏房", "书房"), ("南色", "蓝色"), ("乐水器", "热水器"), ("乱风", "暖风"), ("除思机", "除湿机")],
+)
+def test_a_word_heard_with_sounds_people_confuse_is_read_as_the_home_word(heard, meant):
+    """s/sh, n/l, r/l, an/ang and the like, as input methods' fuzzy pinyin lists them."""
+    sounds = SoundIndex.build(["书房", "蓝色", "热水器", "暖风", "除湿机"])
+    assert sounds.word_like(heard) == meant
+
+
+def test_a_likeness_needs_a_character_in_common_and_one_word_it_fits():
+    assert SoundIndex.build(["书房"]).word_like("苏方") is None  # su fang, but nothing in common
+    assert SoundIndex.build(["书房", "输房"]).word_like("苏房") is None  # two words alike: which?
+    assert SoundIndex.build(["台灯"]).word_like("室灯") is None  # 台 reads si only rarely
+
+
+def test_words_said_as_they_are_and_values_said_are_not_respelled():
+    sounds = SoundIndex.build(["灯光", "三层"], kept=["灯", "关", "拉开"])
+    assert sounds.respell("灯关了") == ("灯关了", {})  # 灯 and 关, no 灯光 misheard
+    assert sounds.respell("拉开三成") == ("拉开三层", {"三成": "三层"})
+    assert sounds.respell("拉开三成", value_spans("拉开三成")) == ("拉开三成", {})  # 30 %, not a floor
+
+
+def test_a_type_word_written_another_way_is_heard_as_said():
+    """电扇 is read as 风扇, but speech recognition hears it as 垫扇."""
+    fan = Device(id="fan", name="落地扇", room="客厅", category="Fan", commands=[ON, OFF])
+    (result,) = retrieve("客厅的垫扇开一下", [*_home(), fan], None, ConversationState())
+    assert result.meta["heard_as"] == {"垫扇": "风扇"}
+    top = result.candidates[0]
+    assert result.groups[top.entity_id].device_ids == ["fan"]
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        {"initials": {"zh": "z"}},
+        {"initials": {"zh": "z"}, "finals": ["ang"]},
+        {"initials": {"zh": 3}, "finals": {}},
+        "zh: z",
+    ],
+)
+def test_a_malformed_likeness_file_is_refused(raw):
+    with pytest.raises(LikenessError):
+        SoundFolding.from_data(raw)
+
+
+def test_sounds_fold_at_the_start_and_the_end_of_a_syllable():
+    folding = SoundFolding.from_data(
+        {"initials": {"zh": "z", "n": "l"}, "finals": {"ang": "an", "eng": "en"}}
+    )
+    assert [folding.fold(s) for s in ("zhang", "nan", "neng", "ang")] == ["zan", "lan", "len", "an"]
 
 
 def _home():

@@ -219,7 +219,7 @@ def decide(  # noqa: PLR0913 - the results, what they are read against, and the 
     device (关掉, 调高, 调到26度): 冷气调到24度 with one of three air conditioners on. ``playing``
     says which devices play or clean: 暂停一下, said of nothing, pauses the one that does.
     """
-    results = _without_target_fragments(results)
+    results = _without_target_fragments(results, devices)
     if not results:
         return Decision(Outcome.HAND_OFF)
     for heard, home_word in dict(results[0].meta.get("heard_as") or {}).items():
@@ -241,17 +241,24 @@ def decide(  # noqa: PLR0913 - the results, what they are read against, and the 
     rooms = [
         room.lstrip("!") for r in results for room in r.command.s.split(",") if room not in ("", ANY_ROOM)
     ]
-    unread = tuple(str(word) for word in results[0].meta.get("unread", ()))
+    meta = results[0].meta
+    offline = meta.get("parse") == "offline"  # the offline parser reports what it left unread
+    unread = tuple(str(word) for word in meta["unread"]) if "unread" in meta else (() if offline else None)
     return _settled(turn, devices, text, rooms, unread)
 
 
 def _settled(
-    turn: _Turn, devices: Mapping[str, Device], text: str, rooms: Sequence[str], unread: tuple[str, ...]
+    turn: _Turn,
+    devices: Mapping[str, Device],
+    text: str,
+    rooms: Sequence[str],
+    unread: tuple[str, ...] | None,
 ) -> Decision:
     """Return the turn's actions and readings, unless together they leave something said undone.
 
-    ``unread`` holds the words the parser read nothing from: acting without them could do
-    something else than was said (窗帘开个缝 opening the curtain all the way).
+    ``unread`` holds the words the offline parser read nothing from: acting without them could do
+    something else than was said (窗帘开个缝 opening the curtain all the way). After another parse
+    (``None``), the Latin words no action reads are looked for.
     """
     if (twice := next((d for d, said in turn.named.items() if len(said) > 1), None)) is not None:
         # 打开饭厅吊灯和灶台灯 finding the pendant for both: one of the names found nothing of its own.
@@ -259,7 +266,7 @@ def _settled(
     if not turn.actions:
         return Decision(Outcome.ANSWER, readings=tuple(turn.readings))
     actions = _without_subsumed(turn.actions)
-    if unread := unread or _unread_words(text, actions, devices, rooms):
+    if unread := _unread_words(text, actions, devices, rooms) if unread is None else unread:
         return Decision(Outcome.ASK, reason=AskReason.UNREAD_WORDS, options=unread)
     if _values_unused(text, actions, devices):
         # 十分钟后关掉它: acting now would drop what the user asked for.
@@ -273,17 +280,28 @@ def _settled(
     return Decision(Outcome.ACT, actions=tuple(actions), readings=tuple(turn.readings))
 
 
-def _without_target_fragments(results: Sequence[RetrievalResult]) -> list[RetrievalResult]:
+def _without_target_fragments(
+    results: Sequence[RetrievalResult], devices: Mapping[str, Device]
+) -> list[RetrievalResult]:
     """Return the results without unread clauses that only name another command's target.
 
-    客厅主灯再暗一点 parses as 客厅主灯 (no action) and 调暗 on it: the first is no command.
+    客厅主灯再暗一点 parses as 客厅主灯 (no action) and 调暗 on it: the first is no command; nor is
+    来客人了 (a scene's alias) before 开个来客模式, which finds that scene, or 像月亮样的灯 before
+    帮我把它开一下, which acts on what it found.
     """
-    acted = {(r.command.s, r.command.n) for r in results if r.command.a != UNKNOWN_ACTION}
-    return [
-        r
-        for r in results
-        if r.command.a != UNKNOWN_ACTION or (r.command.s, r.command.n) not in acted or r.command.n == ANY_NAME
-    ]
+    acting = [r for r in results if r.command.a != UNKNOWN_ACTION]
+    acted = {(r.command.s, r.command.n) for r in acting}
+    found = {r.candidates[0].entity_id for r in acting if r.candidates}
+    referred = {r.candidates[0].entity_id for r in acting if r.candidates and r.command.n == LAST_MENTIONED}
+
+    def names_a_target(result: RetrievalResult) -> bool:
+        if result.command.a != UNKNOWN_ACTION or result.command.n == ANY_NAME:
+            return False
+        top = result.candidates[0].entity_id if result.candidates else ""
+        called = top in found and _is_called(devices.get(top), result.command.n)
+        return (result.command.s, result.command.n) in acted or called or top in referred
+
+    return [r for r in results if not names_a_target(r)]
 
 
 def _decide_one(
@@ -867,6 +885,8 @@ def _values_unused(text: str, actions: list[Action], devices: Mapping[str, Devic
     """Return True when the utterance says more values than the actions carry (names' digits aside)."""
     said = compact(text)
     for action in actions:
+        if isinstance(action.value, str) and action.value:
+            said = said.replace(compact(action.value), " ")  # 切到 HDMI1: the value chosen holds its digit
         for device_id in action.device_ids:
             if (device := devices.get(device_id)) is not None:
                 for name in (device.name, *device.aliases):

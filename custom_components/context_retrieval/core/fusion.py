@@ -36,6 +36,7 @@ QUERY_WORDS = ("查询", "多少", "状态", "是否", "几度", "查看", "看�
 
 
 _NUMBER_WITH_UNIT = re.compile(r"(-?\d+(?:\.\d+)?)\s*(%|℃|°c|°f|°|度|c|f|k)?", re.IGNORECASE)
+_LATIN_BEFORE = re.compile(r"[a-z]$", re.IGNORECASE)
 TEMPERATURE_UNITS = frozenset({"℃", "°c", "°f", "°", "度", "c", "f", "celsius", "fahrenheit"})
 PERCENT_UNITS = frozenset({"%"})
 
@@ -62,7 +63,8 @@ class ActionValue:
         if (end := EXTREME_VALUES.get(said)) is not None:
             return cls(end=end, unnamed=unnamed)
         match = _NUMBER_WITH_UNIT.search(said or key)
-        if match is None:
+        if match is None or _LATIN_BEFORE.search((said or key)[: match.start()]):
+            # HDMI1, PS5: a number written onto a word is part of that word
             return cls(words=said.lower(), unnamed=unnamed) if said and said not in SWITCH_VALUES else None
         unit = match.group(2).lower() if match.group(2) else None
         return cls(float(match.group(1)), unit, unnamed=unnamed)

@@ -47,7 +47,8 @@ class HomeIndex:
     room_sounds: SoundIndex
     """Room, alias and floor words by sound (握室 heard for 卧室)."""
     word_sounds: SoundIndex
-    """Rooms and device names and aliases by sound, for a whole utterance."""
+    """Rooms, device names and aliases, the home's type words and the values its commands take, by
+    sound, for a whole utterance (垫扇 heard for 电扇, 南色 for 蓝色)."""
     slot_sounds: SoundIndex
     """Those and the type words of the home's categories, for a parsed room or name."""
     home_words: HomeWords
@@ -111,6 +112,7 @@ def build_home_index(
     device_names = list(
         dict.fromkeys(name for device in devices for name in (device.name, *device.aliases) if name)
     )
+    type_words = [word for word, category in TYPE_WORDS.items() if category in present]
     return HomeIndex(
         devices=devices,
         device_ids=tuple(device.id for device in devices),
@@ -139,17 +141,30 @@ def build_home_index(
             calls=DeviceCalls.of(devices, rooms),
         ),
         room_sounds=SoundIndex.build(room_names),
-        word_sounds=SoundIndex.build([*room_names, *device_names], kept=LEXICON_WORDS),
+        word_sounds=SoundIndex.build(
+            [*room_names, *device_names],
+            kept=LEXICON_WORDS | TYPE_WORDS.keys(),  # 灯关 is 灯 and 关, no 灯光 misheard
+            shared=[*type_words, *_value_words(commands)],
+        ),
         home_words=HomeWords.build([*room_names, *device_names]),
         latin_names=LatinNames.build(device_names, room_names),
-        slot_sounds=SoundIndex.build(
-            [
-                *room_names,
-                *device_names,
-                *(word for word, category in TYPE_WORDS.items() if category in present),
-            ]
-        ),
+        slot_sounds=SoundIndex.build([*room_names, *device_names, *type_words]),
     )
+
+
+def _value_words(commands: Sequence[Sequence[CommandSpec]]) -> set[str]:
+    """Return the words the home's commands take as values (蓝色, 睡眠, 暖光), not the states they read."""
+    return {
+        word
+        for specs in commands
+        for spec in specs
+        if not spec.readable
+        for word in (
+            *(str(option.get("description") or "") for option in spec.value_list or ()),
+            *(spec.named_values or {}),
+        )
+        if word
+    }
 
 
 def _category_masks(devices: Sequence[Device]) -> dict[str, np.ndarray]:

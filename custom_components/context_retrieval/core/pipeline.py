@@ -21,6 +21,7 @@ from .models import (
     Room,
 )
 from .parsing import command_to_ir, parse_commands
+from .parsing.offline import value_spans
 from .search import (
     MAX_COMMANDS,
     MAX_TOP_K,
@@ -157,10 +158,10 @@ def _parse(
     if not text.strip():
         return [UNKNOWN_COMMAND], {"parse": "empty"}
     if llm is None:
-        # Rooms and device names heard wrong (除房 for 厨房) would mislead the parser (除 as 除了);
-        # type words, which sound like everyday words (遮阳, 这样), are read in the slots instead.
+        # Rooms, device names and type words heard wrong (除房 for 厨房, 垫扇 for 电扇) would mislead
+        # the parser (除 as 除了); values said (三成) are numbers, never words misheard (三层).
         spoken, latin = index.latin_names.respell(spoken)  # home pot: HomePod
-        heard, respelled = index.word_sounds.respell(spoken)
+        heard, respelled = index.word_sounds.respell(spoken, value_spans(spoken))
         respelled = latin | respelled
         meta: dict[str, Any] = {"parse": "offline"} | ({"heard_as": respelled} if respelled else {})
         commands, unread = index.offline_parser.read(heard)

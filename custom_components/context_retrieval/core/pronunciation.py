@@ -2,9 +2,12 @@
 
 Voice input reaches the engine through speech recognition, which picks characters by
 sound. A span of what was heard is read as a home word (a room, a floor, a device name
-or alias, a type word) when both have the same toneless pinyin, every reading of a
-heteronym counting (调 reads tiao or diao). Readings come from pypinyin's dictionary,
-not from a table of our own. Such a match ranks below an exact one (``pinyin_hit``).
+or alias, a type word, a value its commands take) when both have the same toneless pinyin,
+every reading of a heteronym counting (调 reads tiao or diao). Readings come from pypinyin's
+dictionary, not from a table of our own. Failing that, a span is read as the one home word
+whose readings differ only by sounds often confused (``data/sound_likeness.yaml``: 苏房 for
+书房, 南色 for 蓝色), when the two share a character in the same place. Such a match ranks
+below an exact one (``pinyin_hit``).
 """
 
 from __future__ import annotations
@@ -14,18 +17,24 @@ import itertools
 import re
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
+from importlib import resources
 from typing import TYPE_CHECKING
 
-from pypinyin import Style, pinyin
+import yaml
+from pypinyin import Style, lazy_pinyin, pinyin
 
 from .text import compact, has_han, is_variant_word, unified
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Sequence
 
 MIN_SOUND_WORD = 2
 """Single characters share sounds with too much to be matched by sound."""
 MAX_READINGS = 32
+"""Most reading combinations considered for one span (heteronyms multiply)."""
+MAX_CHARACTER_READINGS = 2
+"""Readings of a heteronym that count: pypinyin lists the usual ones first (调: diao, tiao), the
+rare ones after (台: tai, yi, si), which would make 室灯 sound like 台灯."""
 MIN_LATIN_NAME = 4
 """Letters a Latin name needs to be matched by likeness (a short one is like too many words)."""
 LATIN_LIKENESS = 0.8
@@ -36,7 +45,6 @@ MAX_LATIN_SPAN = 3
 """Words of a Latin span compared with a name (pan a sonic for Panasonic)."""
 _LATIN_RUN = re.compile(r"[a-z]+(?: [a-z]+)*")
 _LATIN_WORD = re.compile(r"[a-z]+")
-"""Most reading combinations considered for one span (heteronyms multiply)."""
 
 LINKING_WORD = "的"
 """The particle between words of a name (卧室的窗帘)."""
@@ -49,13 +57,76 @@ def readings(char: str) -> frozenset[str]:
     """Return the toneless pinyin readings of one character (itself when it is not Han)."""
     if not has_han(char):
         return frozenset({char})
-    return frozenset(pinyin(char, style=Style.NORMAL, heteronym=True, errors="default")[0])
+    said = pinyin(char, style=Style.NORMAL, heteronym=True, errors="default")[0]
+    return frozenset(said[:MAX_CHARACTER_READINGS])
 
 
 def sound_keys(word: str) -> set[SoundKey]:
     """Return every toneless reading of a word, at most MAX_READINGS of them."""
     per_char = [sorted(readings(char)) for char in word]
     return set(itertools.islice(itertools.product(*per_char), MAX_READINGS))
+
+
+LIKENESS_FILE = "sound_likeness.yaml"
+"""Package data: the sounds speech recognition and regional speakers confuse (z/zh, n/l, an/ang)."""
+_INTEGRATION_PACKAGE = __name__.rsplit(".", 2)[0]
+
+
+class LikenessError(ValueError):
+    """The shipped sound likeness file is malformed."""
+
+
+@dataclass(frozen=True, slots=True)
+class SoundFolding:
+    """Toneless syllables folded to one spelling per group of sounds people confuse (zhang → zan)."""
+
+    initials: tuple[tuple[str, str], ...]
+    finals: tuple[tuple[str, str], ...]
+
+    @classmethod
+    def from_data(cls, raw: object, where: str = LIKENESS_FILE) -> SoundFolding:
+        """Return the folding of ``{initials: {zh: z}, finals: {ang: an}}``, or raise LikenessError."""
+        if not isinstance(raw, dict) or set(raw) != {"initials", "finals"}:
+            raise LikenessError(f"{where}: expected the sections initials and finals")
+        parts: list[tuple[tuple[str, str], ...]] = []
+        for section in ("initials", "finals"):
+            pairs = raw[section]
+            if not isinstance(pairs, dict) or not all(
+                isinstance(k, str) and isinstance(v, str) and k.isascii() and k.isalpha() and v.isalpha()
+                for k, v in pairs.items()
+            ):
+                raise LikenessError(f"{where}: {section} must map Latin spellings to Latin spellings")
+            parts.append(tuple(sorted(pairs.items(), key=lambda pair: -len(pair[0]))))
+        return cls(*parts)
+
+    def fold(self, syllable: str) -> str:
+        """Return the syllable with its initial and its final folded (shang → san)."""
+        for heard, read in self.initials:
+            if syllable.startswith(heard) and len(syllable) > len(heard):
+                syllable = read + syllable[len(heard) :]
+                break
+        for heard, read in self.finals:
+            if syllable.endswith(heard):
+                return syllable[: -len(heard)] + read
+        return syllable
+
+
+@functools.cache
+def _folding() -> SoundFolding:
+    """Return the folding of the shipped likeness file, read and checked once."""
+    path = resources.files(_INTEGRATION_PACKAGE).joinpath("data", LIKENESS_FILE)
+    return SoundFolding.from_data(yaml.safe_load(path.read_text(encoding="utf-8")))
+
+
+@functools.lru_cache(maxsize=16384)
+def folded_readings(char: str) -> frozenset[str]:
+    """Return the folded toneless readings of one character (itself when it is not Han)."""
+    return frozenset(map(_folding().fold, readings(char))) if has_han(char) else frozenset({char})
+
+
+def folded_key(word: str) -> SoundKey:
+    """Return a word's usual reading, folded: likeness stacked on a rare reading would be too loose."""
+    return tuple(_folding().fold(reading) for reading in lazy_pinyin(word, errors="default"))
 
 
 @dataclass(slots=True)
@@ -65,24 +136,51 @@ class SoundIndex:
     words: frozenset[str]
     by_sound: dict[SoundKey, str]
     """A reading -> the home word with that reading (the first word wins a tie)."""
+    by_likeness: dict[SoundKey, frozenset[str]] = field(default_factory=dict)
+    """A folded reading -> the home words with that folded reading."""
     longest: int = field(default=0)
     first_sounds: frozenset[str] = frozenset()
-    """The readings a home word can start with: a span starting otherwise is not tried."""
+    """The folded readings a home word can start with: a span starting otherwise is not tried."""
     kept: frozenset[str] = frozenset()
     """Everyday words said as they are: a span made of them is never respelled (设定 is not the
     home's 射灯, 开它 not a scene called 开台)."""
+    shared: frozenset[str] = frozenset()
+    """Words read for a span only when it has one of their characters in the same place: the
+    type words and values, which everyday words sound like (这样 is no 遮阳, but 垫扇 is 电扇)."""
 
     @classmethod
-    def build(cls, words: Iterable[str], kept: Iterable[str] = ()) -> SoundIndex:
-        """Index the compacted words of MIN_SOUND_WORD Han characters or more; ``kept`` words stay as said."""
-        known = sorted({w for w in map(compact, words) if len(w) >= MIN_SOUND_WORD and all(map(has_han, w))})
+    def build(cls, words: Iterable[str], kept: Iterable[str] = (), shared: Iterable[str] = ()) -> SoundIndex:
+        """Index the compacted words of MIN_SOUND_WORD Han characters or more; ``kept`` words stay as said.
+
+        ``shared`` words are indexed too, each read only for a span sharing one of its characters.
+        """
+        shared = list(shared)
+        spellings = {(compact(word), unified(word).replace(" ", "")) for word in [*words, *shared]}
+        spellings = {
+            (word, said)
+            for word, said in spellings
+            if len(word) >= MIN_SOUND_WORD and all(map(has_han, word))
+        }
+        known = sorted({word for word, _ in spellings})
         by_sound: dict[SoundKey, str] = {}
-        for word in known:
-            for key in sound_keys(word):
-                by_sound.setdefault(key, word)
-        first = frozenset(key[0] for key in by_sound)
+        by_likeness: dict[SoundKey, set[str]] = {}
+        # The word as written is heard too (电扇, which the engine reads as 风扇, heard as 垫扇).
+        for word, said in sorted(spellings):
+            for spelling in {word, said} if all(map(has_han, said)) else {word}:
+                for key in sound_keys(spelling):
+                    by_sound.setdefault(key, word)
+                    by_likeness.setdefault(folded_key(spelling), set()).add(word)
+        first = frozenset(key[0] for key in by_likeness) | frozenset(key[0] for key in by_sound)
         everyday = frozenset(word for word in kept if word and word not in known)
-        return cls(frozenset(known), by_sound, max(map(len, known), default=0), first, everyday)
+        return cls(
+            frozenset(known),
+            by_sound,
+            {key: frozenset(words) for key, words in by_likeness.items()},
+            max((len(spelling) for pair in spellings for spelling in pair), default=0),
+            first,
+            everyday,
+            frozenset(map(compact, shared)) - frozenset(map(compact, words)),
+        )
 
     def word_like(self, text: str) -> str | None:
         """Return the home word that ``text`` sounds like (None if none, or if it is one)."""
@@ -90,7 +188,18 @@ class SoundIndex:
         if text in self.words or len(text) < MIN_SOUND_WORD:
             return None
         # Sorted: a set of readings iterates in an order that changes between runs (str hashing).
-        return next((word for key in sorted(sound_keys(text)) if (word := self.by_sound.get(key))), None)
+        same = next(
+            (
+                word
+                for key in sorted(sound_keys(text))
+                if (word := self.by_sound.get(key)) and (word not in self.shared or _in_common(text, word))
+            ),
+            None,
+        )
+        if same is not None:
+            return same
+        alike = [word for word in self.by_likeness.get(folded_key(text), ()) if _in_common(text, word)]
+        return alike[0] if len(alike) == 1 else None
 
     def respell_whole(self, text: str) -> tuple[str, dict[str, str]]:
         """Return a parsed slot respelled, only when it then reads as home words alone.
@@ -115,44 +224,71 @@ class SoundIndex:
                 return False
         return True
 
-    def _said_in_everyday_words(self, span: str) -> bool:
-        """Return True when the span is everyday words end to end (设定, 开它): as said, not misheard."""
-        ends = {0}
-        for end in range(1, len(span) + 1):
-            if any(start in ends and span[start:end] in self.kept for start in range(end)):
-                ends.add(end)
-        return len(span) in ends
+    def _first_everyday_word(self, span: str) -> int:
+        """Return the length of the first word when the span is everyday words end to end, else 0.
 
-    def respell(self, text: str) -> tuple[str, dict[str, str]]:
+        设定 and 开它 are as said, not misheard (射灯, 开台); only their first word is kept as it
+        is, so that 那个除思机 keeps 那个 and still reads 除思机 as the home's 除湿机.
+        """
+        whole = {len(span)}
+        for start in range(len(span) - 1, -1, -1):
+            if any(span[start:end] in self.kept for end in whole):
+                whole.add(start)
+        if 0 not in whole:
+            return 0
+        return max(end for end in whole if end and span[:end] in self.kept)
+
+    def _heard_at(self, text: str) -> tuple[str, str]:
+        """Return the longest start of ``text`` read as one word, and that word (said, or as heard).
+
+        A home word is kept, the first of everyday words too; a span sounding like a home word
+        is read as it; else the first character stands alone.
+        """
+        for size in range(len(text), MIN_SOUND_WORD - 1, -1):
+            span = text[:size]
+            if span in self.words:
+                return span, span
+            if everyday := self._first_everyday_word(span):
+                return span[:everyday], span[:everyday]
+            word = self.word_like(span) if all(map(has_han, span)) else None
+            if word is not None:
+                return span, word
+        return text[:1], text[:1]
+
+    def respell(self, text: str, said: Sequence[tuple[int, int]] = ()) -> tuple[str, dict[str, str]]:
         """Return ``text`` with spans that sound like home words replaced by them, and the replacements.
 
-        Longest spans first, left to right; exact home words in the text are kept as they are.
+        Longest spans first, left to right; exact home words in the text are kept as they are,
+        and so are the ``said`` spans (numbers: 三成 is no 三层, 百分之十 holds no 除湿).
         """
         if not self.by_sound:
             return text, {}
+        kept = [False] * len(text)
+        for start, end in said:
+            kept[start:end] = [True] * (end - start)
         out: list[str] = []
         replaced: dict[str, str] = {}
         position = 0
         while position < len(text):
-            if not readings(text[position]) & self.first_sounds:
+            if (
+                kept[position]
+                or not (readings(text[position]) | folded_readings(text[position])) & self.first_sounds
+            ):
                 out.append(text[position])
                 position += 1
                 continue
-            for size in range(min(self.longest, len(text) - position), MIN_SOUND_WORD - 1, -1):
-                span = text[position : position + size]
-                if span in self.words or self._said_in_everyday_words(span):
-                    out.append(span)
-                    break
-                word = self.word_like(span) if all(map(has_han, span)) else None
-                if word is not None:
-                    out.append(word)
-                    replaced[span] = word
-                    break
-            else:
-                out.append(text[position])
-                size = 1
-            position += size
+            free = next((end for end in range(position, len(text)) if kept[end]), len(text)) - position
+            said, heard = self._heard_at(text[position : position + min(self.longest, free)])
+            out.append(heard)
+            if heard != said:
+                replaced[said] = heard
+            position += len(said)
         return "".join(out), replaced
+
+
+def _in_common(heard: str, word: str) -> bool:
+    """Return True when two words of one length have a character in the same place (垫扇, 电扇)."""
+    return len(heard) == len(word) and any(a == b for a, b in zip(heard, word, strict=True))
 
 
 @dataclass(frozen=True, slots=True)

@@ -447,6 +447,29 @@ def test_words_the_parse_read_nothing_from_are_reported_only_in_clauses_that_act
 
     assert parser.read("窗帘开个洞")[1] == ("洞",)
     assert parser.read("我要出门，把灯关了")[1] == ()
+    # English too: a word of a clause that acts is unread, one of a clause saying why is not.
+    assert parser.read("主灯开 rainbow 效果")[1] == ("rainbow", "效果")
+    assert parser.read("空调开 cool 模式，热到 emo 了")[1] == ()
+
+
+def test_a_clause_of_hesitation_is_no_command() -> None:
+    """那个那个，… : 那个 said while thinking refers to nothing."""
+    parser = OfflineParser.build(ROOMS, DEVICE_NAMES)
+    assert [c.to_dict() for c in parser.parse("那个那个，主灯打开吧")] == [cmd("打开", "*", "主灯", "Light")]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("厨房灯开一下撒", cmd("打开", "厨房", "灯", "Light", "all")),  # 撒 ends a Wuhan request
+        ("帮我把主灯搞开", cmd("打开", "*", "主灯", "Light")),  # 搞开 = 打开
+        ("主灯 change 成紫色", cmd("设置=紫色", "*", "主灯", "Light")),
+    ],
+)
+def test_southwestern_mandarin_and_english_verbs_are_read(text: str, expected: dict) -> None:
+    parser = OfflineParser.build(ROOMS, DEVICE_NAMES)
+    commands, unread = parser.read(text)
+    assert ([c.to_dict() for c in commands], unread) == ([expected], ())
 
 
 def test_a_category_word_borrowed_from_english_is_no_devices_own_name() -> None:

@@ -159,7 +159,7 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     **_mapped(_Kind.OFF, dict.fromkeys(("关闭", "关掉", "关上", "关了", "关", "熄灭", "断开"), ACTION_OFF)),
     **_mapped(_Kind.OFF, dict.fromkeys(("拔掉", "拔了", "断电"), ACTION_OFF)),  # unplug: off
     # Curtains and blinds: 拉开/升起 open them, 拉上/合上/放下/降下 close them.
-    **_mapped(_Kind.ON, dict.fromkeys(("拉开", "升起", "升起来", "收起", "收起来"), ACTION_ON)),
+    **_mapped(_Kind.ON, dict.fromkeys(("拉开", "升起", "升起来", "收起", "收起来", "撑开"), ACTION_ON)),
     **_mapped(
         _Kind.OFF,
         dict.fromkeys(
@@ -621,7 +621,8 @@ class OfflineParser:
         carried_names: list[str] = []
         unsettled: list[_Target] = []
         """The previous clause's targets as said, before their quantifiers were settled."""
-        clauses = _split_clauses(tokens)
+        # 那个那个，老人屋的空调调到26度: a clause of 那个 alone is no command
+        clauses = [clause for clause in _split_clauses(tokens) if not _hesitation(clause)]
         for number, clause_tokens in enumerate(clauses, 1):
             clause = _read_clause(clause_tokens, self)
             targets = clause.targets
@@ -657,26 +658,39 @@ class OfflineParser:
         return _or_unknown(commands)
 
 
+def _hesitation(tokens: Sequence[_Token]) -> bool:
+    """Return True for a clause of demonstratives and fillers alone (那个那个, 嗯那个)."""
+    said = [token for token in tokens if token.kind not in {_Kind.FILLER, _Kind.SEP}]
+    return bool(said) and all(token.kind is _Kind.PRON and token.value == _DEMONSTRATIVE for token in said)
+
+
 def unread_words(tokens: Sequence[_Token], commands: Sequence[Command]) -> tuple[str, ...]:
-    """Return the runs of Chinese characters of the tokens that the commands read nothing from (开个缝: 缝).
+    """Return the runs of Chinese characters and the Latin words the commands read nothing from (开个缝: 缝).
 
     A character is read when it is a word of the lexicon or the home, or part of a name, room,
-    action or value of a command. Acting without the rest would drop what it says. Only
-    clauses saying what to do count: one saying why (我下去拿点酸菜) changes nothing.
+    action or value of a command. Acting without the rest would drop what it says (开 rainbow
+    效果 would turn a light on and drop the effect). Only clauses saying what to do count: one
+    saying why (我下去拿点酸菜, 热到 emo 了) changes nothing.
     """
     read = compact("".join(c.n + c.s + c.a + "".join(c.x) for c in commands))
     runs: list[str] = []
     for clause in _split_at_separators(tokens):
         if not any(token.kind in _ACTION_WORD_KINDS for token in clause):
             continue  # 我下去拿点酸菜: a clause saying why, not what to do
-        run = ""
+        run, latin = "", ""
         for token in [*clause, _Token(_Kind.SEP, "")]:
+            if token.kind is _Kind.OTHER and has_latin(token.text):
+                latin += token.text
+                continue
+            if latin:
+                runs += [latin] if latin not in read else []
+                latin = ""
             if token.kind is _Kind.OTHER and has_han(token.text) and token.text not in read:
                 run += token.text
             elif run:
                 runs.append(run)
                 run = ""
-    return tuple(runs)
+    return tuple(dict.fromkeys(runs))
 
 
 def _split_at_separators(tokens: Sequence[_Token]) -> list[list[_Token]]:
@@ -954,7 +968,12 @@ def relative_direction(action: str) -> int | None:
 
 def spoken_values(text: str) -> list[str]:
     """Return the values said in ``text`` (26度, 50%, 百分之三十, 3档), not counts (两盏); digits as said."""
-    values: list[str] = []
+    return [text[start:end] for start, end in value_spans(text)]
+
+
+def value_spans(text: str) -> list[tuple[int, int]]:
+    """Return where ``text`` says values (26度, 三成, 百分之十), as (start, end) pairs."""
+    spans: list[tuple[int, int]] = []
     position = 0
     while position < len(text):
         token = _number_at(text, position)
@@ -962,9 +981,9 @@ def spoken_values(text: str) -> list[str]:
             position += 1
             continue
         if token.kind in {_Kind.NUM, _Kind.WHEN}:
-            values.append(token.text)
+            spans.append((position, position + len(token.text)))
         position += len(token.text)
-    return values
+    return spans
 
 
 def _to_int(number: str) -> int:
