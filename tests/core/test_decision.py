@@ -714,3 +714,52 @@ def test_a_scene_said_with_a_word_inside_its_name_is_run_and_the_longest_said_wi
     decision = decide([unread], home, "豆豆要睡觉了")
     assert [a.device_ids for a in decision.actions] == [("script.bed",)]
     assert decide([unread], home, "豆豆今天不要那么早去睡觉了").outcome is Outcome.HAND_OFF
+
+
+def test_the_device_called_by_its_room_and_the_kind_said_is_the_one_meant():
+    """主卧的灯: the light aliased 主卧灯; 二楼走廊灯: the one named 走廊灯 there."""
+    home = {
+        "light.top": Device(
+            id="light.top",
+            name="吸顶灯",
+            room="主卧",
+            category="Light",
+            commands=[TURN_ON],
+            aliases=["主卧灯"],
+        ),
+        "light.closet": Device(
+            id="light.closet", name="衣柜灯", room="主卧", category="Light", commands=[TURN_ON]
+        ),
+        "light.hall": Device(
+            id="light.hall", name="走廊灯", room="二楼走廊", category="Light", commands=[TURN_ON]
+        ),
+        "light.night": Device(
+            id="light.night", name="感应夜灯", room="二楼走廊", category="Light", commands=[TURN_ON]
+        ),
+    }
+    for room, meant, other in (
+        ("主卧", "light.top", "light.closet"),
+        ("二楼走廊", "light.hall", "light.night"),
+    ):
+        close = [device(meant, TURN_ON.id, "room_hit"), device(other, TURN_ON.id, "room_hit")]
+        found = result(Command(a="打开", s=room, n="灯", t="Light"), *close, hint="multiple_close_matches")
+        assert [a.device_ids for a in decide([found], home, f"{room}的灯打开").actions] == [(meant,)]
+
+
+def test_the_text_is_read_as_heard_when_a_word_was_misheard():
+    """倒台灯 heard as 岛台灯: the utterance calls the island light by its alias."""
+    home = {
+        "light.w": Device(id="light.w", name="西厨灯", room="西厨", category="Light", commands=[TURN_ON]),
+        "light.i": Device(
+            id="light.i",
+            name="岛台吊灯",
+            room="西厨",
+            category="Light",
+            commands=[TURN_ON],
+            aliases=["岛台灯"],
+        ),
+    }
+    close = [device("light.w", TURN_ON.id, "room_hit"), device("light.i", TURN_ON.id, "room_hit")]
+    command = Command(a="打开", s="西厨,岛台", n="灯", t="Light")
+    heard = result(command, *close, hint="multiple_close_matches", meta={"heard_as": {"倒台灯": "岛台灯"}})
+    assert [a.device_ids for a in decide([heard], home, "西厨的倒台灯打开").actions] == [("light.i",)]

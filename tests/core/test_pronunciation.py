@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from custom_components.context_retrieval.core.models import Device
+from custom_components.context_retrieval.core.decision import decide
+from custom_components.context_retrieval.core.models import Device, Room
 from custom_components.context_retrieval.core.parsing.offline import value_spans
-from custom_components.context_retrieval.core.pipeline import retrieve
+from custom_components.context_retrieval.core.pipeline import build_vector_searcher, retrieve
 from custom_components.context_retrieval.core.pronunciation import (
     LatinNames,
     LikenessError,
@@ -82,6 +83,26 @@ def test_a_type_word_written_another_way_is_heard_as_said():
     assert result.meta["heard_as"] == {"垫扇": "风扇"}
     top = result.candidates[0]
     assert result.groups[top.entity_id].device_ids == ["fan"]
+
+
+def test_a_misheard_name_read_as_a_room_and_a_kind_still_calls_its_device():
+    """倒台灯 is heard as 岛台灯 (an alias), which reads as the room alias 岛台 and 灯."""
+    home = [
+        light("light.w", "西厨灯", "西厨"),
+        Device(
+            id="light.i",
+            name="岛台吊灯",
+            room="西厨",
+            category="Light",
+            commands=[ON, OFF],
+            aliases=["岛台灯"],
+        ),
+    ]
+    index = build_vector_searcher(home, rooms=[Room("西厨", aliases=("岛台",))])
+    results = retrieve("西厨的倒台灯打开", home, None, ConversationState(), vector_searcher=index)
+    assert results[0].meta["heard_as"] == {"倒台灯": "岛台灯"}
+    decision = decide(results, {d.id: d for d in home}, "西厨的倒台灯打开")
+    assert [action.device_ids for action in decision.actions] == [("light.i",)]
 
 
 @pytest.mark.parametrize(

@@ -223,8 +223,7 @@ def decide(  # noqa: PLR0913 - the results, what they are read against, and the 
     if not results:
         return Decision(Outcome.HAND_OFF)
     for heard, home_word in dict(results[0].meta.get("heard_as") or {}).items():
-        if has_latin(heard):
-            text = text.replace(heard, home_word)  # as retrieval read it: home pot is the HomePod
+        text = text.replace(heard, home_word)  # as retrieval read it: home pot is the HomePod, 倒台 岛台
     turn = _Turn()
     for result in results:
         before = len(turn.actions)
@@ -719,19 +718,28 @@ def _says_more(device: Device | None, name: str) -> bool:
 
 
 def _room_and_kind(result: RetrievalResult, devices: Mapping[str, Device]) -> Candidate | None:
-    """Return the one close candidate named its room and the kind said (厨房灯 for 灶房的灯)."""
+    """Return the one close candidate called its room and the kind said (厨房灯 for 灶房的灯).
+
+    By its name or an alias (主卧灯 for 主卧吸顶灯), or by the end of that (走廊灯 in 二楼走廊).
+    """
     kind = compact(result.command.n)
     if result.command.s == ANY_ROOM or not is_type_word(kind):
         return None
-    called = [
+
+    def called(device: Device) -> bool:
+        said = compact(device.room) + kind
+        names = [compact(n) for n in (device.name, *device.aliases) if n]
+        return any(said.endswith(name) and len(name) > len(kind) for name in names)
+
+    found = [
         c
         for c in result.candidates
         if c.entity_kind == "device"
         and (d := devices.get(c.entity_id)) is not None
         and "room_hit" in c.reasons
-        and compact(d.name) == compact(d.room) + kind
+        and called(d)
     ]
-    return called[0] if len(called) == 1 else None
+    return found[0] if len(found) == 1 else None
 
 
 def _holding_name_said(result: RetrievalResult, devices: Mapping[str, Device]) -> Candidate | None:

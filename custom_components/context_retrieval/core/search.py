@@ -71,6 +71,8 @@ NAMED_BY_DEED = ("Scene",)
 """Categories named by what they do, not what they are: a scene called 全屋关灯 is no light."""
 ALL_WORDS = ("所有", "全部", "全都", "每个", "每一个", "全屋", "一切", "都")
 """Words that make a single type-word command mean every such device."""
+MIN_HEARD_SLOT = 2
+"""Characters a room or name slot needs to be matched against a word heard (灯 alone is in every light's)."""
 CLOSE_MATCH_MARGIN = 0.1
 """Top-1 and top-2 closer than this get ``hint: multiple_close_matches`` (seed 002 §3.3)."""
 
@@ -210,8 +212,13 @@ class CommandSearch:
             respelled, replaced = self.index.slot_sounds.respell_whole(compact(name))
             if replaced:
                 name, heard = respelled, heard | replaced
-        said = " ".join(filter(None, (name, *include, *exclude))).lower()
-        self.heard = {span: word for span, word in heard.items() if word.lower() in said}
+        slots = [slot.lower() for slot in (name, *include, *exclude) if slot and len(slot) >= MIN_HEARD_SLOT]
+        # 倒台灯 heard as 岛台灯, read as the room 岛台 and 灯: a slot inside the word heard counts too
+        self.heard = {
+            span: word
+            for span, word in heard.items()
+            if any(word.lower() in slot or slot in word.lower() for slot in slots)
+        }
         if not self.heard:
             return ir
         self.meta["heard_as"] = self.heard

@@ -339,6 +339,25 @@ def test_a_device_named_by_a_rooms_alias_and_its_kind_is_the_rooms_kind_said() -
     assert (command.n, command.q) == ("灯", "one")
 
 
+def test_a_device_named_by_the_end_of_its_rooms_name_and_its_kind_is_the_rooms_kind_said() -> None:
+    """走廊灯 in the room 二楼走廊: 二楼走廊灯 is that light; 西厨的岛台灯 names one area twice."""
+    devices = [
+        Device(id="light.h", name="走廊灯", room="二楼走廊", category="Light"),
+        Device(id="light.n", name="感应夜灯", room="二楼走廊", category="Light"),
+        Device(id="light.w", name="西厨灯", room="西厨", category="Light"),
+        Device(id="light.i", name="岛台吊灯", room="西厨", category="Light", aliases=["岛台灯"]),
+    ]
+    rooms = [Room("二楼走廊"), Room("西厨", aliases=("岛台",))]
+    calls = DeviceCalls.of(devices, rooms)
+    parser = OfflineParser.build(["二楼走廊", "西厨", "岛台"], [d.name for d in devices], calls=calls)
+
+    [hall] = parser.parse("二楼走廊灯开一下")
+    [island] = parser.parse("西厨的岛台灯打开")
+
+    assert (hall.n, hall.q) == ("灯", "one")
+    assert (island.s, island.n, island.q) == ("西厨,岛台", "灯", "one")
+
+
 @pytest.mark.parametrize("text", ["开个空调，卧室的", "空调开一下，卧室里的"])
 def test_a_room_said_after_the_command_is_its_room(text: str) -> None:
     [command] = parse_offline(text, ROOMS, DEVICE_NAMES)

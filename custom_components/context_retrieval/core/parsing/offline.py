@@ -504,6 +504,10 @@ class _Clause:
     """Words said as the value of a setting verb that the lexicon does not know (调成紫色: 紫色)."""
 
 
+MIN_ROOM_TAIL = 2
+"""Characters of a room's name a device name must start with to be called by the room (走廊灯, 二楼走廊)."""
+
+
 @dataclass(frozen=True, slots=True)
 class DeviceCalls:
     """How a home's devices are called beyond their names: decides one or all of a kind said."""
@@ -529,11 +533,17 @@ class DeviceCalls:
         for device, names in zip(devices, called, strict=True):
             room = compact(device.room)
             for name in names:
-                # 阳台灯 in the room 阳台花园 called 阳台 too: the light called so in that room.
-                prefix = next((w for w in (room, *room_words.get(room, ())) if w and name.startswith(w)), "")
+                # 阳台灯 in the room 阳台花园 called 阳台 too: the light called so in that room;
+                # 走廊灯 in the room 二楼走廊: 二楼走廊灯 ends with its name.
+                words = [w for w in (room, *room_words.get(room, ())) if w]
+                prefix = next((w for w in words if name.startswith(w)), "")
                 said = name.removeprefix(prefix)
+                kind = next((word for word in GENERIC_TYPE_WORDS if name.endswith(word)), "")
+                tail = name.removesuffix(kind)
                 if said in GENERIC_TYPE_WORDS:
                     room_named.add((room, TYPE_WORDS[said]))
+                elif kind and len(tail) >= MIN_ROOM_TAIL and any(w.endswith(tail) for w in words):
+                    room_named.add((room, TYPE_WORDS[kind]))
         return cls(
             sole_names=frozenset(name for name, count in counts.items() if count == 1),
             room_named=frozenset(room_named),
@@ -1481,7 +1491,8 @@ def _settle_quantifier(target: _Target, lexicon: OfflineParser) -> None:
     else:
         rooms = [calls.room_aliases.get(compact(room), compact(room)) for room in target.include]
         room_named = generic and any((room, TYPE_WORDS[target.name]) in calls.room_named for room in rooms)
-    if len(target.include) > 1 or (generic and not called and not room_named):
+    areas = {calls.room_aliases.get(compact(room), compact(room)) for room in target.include}
+    if len(areas) > 1 or (generic and not called and not room_named):  # 西厨的岛台: one area
         target.quantifier = Quantifier.ALL
     else:
         target.quantifier = Quantifier.ONE
