@@ -6,11 +6,13 @@ import pytest
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
+from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.context_retrieval.core import Room
 from custom_components.context_retrieval.entities import async_snapshot_home, category_for
 
 from .conftest import call_retrieve
+from .home import HomeEntity, add_entity
 
 
 @pytest.fixture
@@ -37,6 +39,23 @@ def test_name_and_aliases_stay_a_list(devices):
     assert light.name == "客厅主灯"
     assert light.aliases == ["大灯"]
     assert devices["climate.living_ac"].aliases[-1] == "客厅空调"  # the device's name, last
+
+
+async def test_a_devices_name_inside_an_entitys_own_is_not_its_alias(home: HomeAssistant):
+    """晾衣架灯 on the device 晾衣架 says how it differs from the airer: 晾衣架 alone calls the airer."""
+    owner = MockConfigEntry(domain="test")
+    owner.add_to_hass(home)
+    add_entity(home, HomeEntity("cover.airer", "晾衣架", "open", device="晾衣架", device_area="车库"), owner)
+    add_entity(
+        home, HomeEntity("light.airer", "晾衣架灯", "off", device="晾衣架", aliases=("衣架灯",)), owner
+    )
+    add_entity(
+        home, HomeEntity("switch.dry", "晾衣架烘干", "off", device="晾衣架", aliases=("晾衣架",)), owner
+    )
+    devices = {device.id: device for device in async_snapshot_home(home).devices()}
+    assert "晾衣架" not in devices["light.airer"].aliases
+    assert "衣架灯" in devices["light.airer"].aliases
+    assert "晾衣架" in devices["switch.dry"].aliases  # an alias given to the entity stays
 
 
 def test_room_is_the_entity_area_else_the_device_area(devices):

@@ -170,11 +170,18 @@ def _facts(state: State, entry: er.RegistryEntry | None) -> EntityFacts:
 def _aliases(
     hass: HomeAssistant, state: State, entry: er.RegistryEntry | None, device: dr.DeviceEntry | None
 ) -> tuple[str, ...]:
-    """Return the other names of an entity: its aliases, then its device's names (never joined)."""
+    """Return the other names of an entity: its aliases, then its device's names (never joined).
+
+    A device's name inside the entity's own is no other name of it: 晾衣架灯 says how it differs
+    from the airer 晾衣架 of the same device, and 晾衣架 alone calls the airer.
+    """
     names = intent.async_get_entity_aliases(hass, entry, state=state)
-    if device is not None:
-        names.extend(name for name in (device.name_by_user, device.name) if name)
     own = state.name.strip()
+    if device is not None:
+        device_names = [name.strip() for name in (device.name_by_user, device.name) if name]
+        given = {alias.strip() for alias in (entry.aliases if entry else ()) if isinstance(alias, str)}
+        inside = {name for name in device_names if name != own and name in own and name not in given}
+        names = [name for name in [*names, *device_names] if name and name.strip() not in inside]
     return tuple(dict.fromkeys(name.strip() for name in names if name and name.strip() != own))
 
 

@@ -75,6 +75,36 @@ def test_a_value_prefers_setting_over_stepping():
     assert result.candidates[0].capability_id == VOLUME_SET.id
 
 
+def test_a_value_goes_to_a_command_that_holds_it_however_alike_the_others_words():
+    close_slats = CommandSpec("cover.close_cover_tilt", "合上叶片")
+    set_slats = CommandSpec(
+        "cover.set_cover_tilt_position:tilt_position",
+        "设置叶片角度",
+        "integer",
+        {"minimum": 0, "maximum": 100, "unit": "%"},
+    )
+    blind = Device(
+        id="b", name="百叶帘", room="书房", category="Blind", commands=[ON, OFF, close_slats, set_slats]
+    )
+    (result,) = run([blind], "百叶帘叶片调到一半", cmd("设置叶片=50%", n="百叶帘", t="Blind"))
+    assert result.candidates[0].capability_id == set_slats.id
+
+
+def test_an_end_of_a_range_may_go_to_a_list():
+    """风速调到最大: the fan speeds are a list, the temperature a range; the words choose."""
+    fan_modes = CommandSpec(
+        "climate.set_fan_mode:fan_mode",
+        "设置风速",
+        "string",
+        value_list=[{"value": "low", "description": "低风"}, {"value": "high", "description": "高风"}],
+    )
+    ac = Device(
+        id="ac", name="空调", room="客厅", category="AirConditioner", commands=[ON, OFF, SETPOINT, fan_modes]
+    )
+    (result,) = run([ac], "空调风速调到最大", cmd("设置风速=最大", n="空调", t="AirConditioner"))
+    assert result.candidates[0].capability_id == fan_modes.id
+
+
 def test_a_device_outside_the_categories_finds_its_set_point_by_the_value():
     kettle = Device(
         id="k", name="养生壶", room="厨房", category="Kettle", commands=[ON, OFF, TARGET, KEEP_WARM]

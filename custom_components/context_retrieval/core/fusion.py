@@ -228,7 +228,8 @@ def choose_capability(
     one, else by its most similar command; a command is never answered by an attribute.
     An action with a value weighs, besides the wording, whether a command takes an
     argument (开到三成: a level, not a step) and whether its range holds the number in its
-    unit (调到26度: the set point, not a fan speed). A device without command specs gets
+    unit (调到26度: the set point, not a fan speed); a command holding it beats one that would
+    drop it. A device without command specs gets
     its name/room document's similarity.
     """
     best: dict[bool, CapabilityChoice] = {}
@@ -249,7 +250,10 @@ def choose_capability(
         holding = [c for c in weighed if c.command is not None and value.fits(c.command)]
         if value.unnamed and holding:
             return holding[0]  # 开到一半 names no setting: the device's first (main) one that takes it
-        return max(weighed, key=lambda choice: choice.similarity + choice.evidence)
+        # 叶片调到一半: a command taking no value (合上叶片) would drop it, however alike its words
+        # (an end of a range, 风速调到最大, is no number to hold: a list of speeds has ends too)
+        restricted = holding if value.end is None else []
+        return max(restricted or weighed, key=lambda choice: choice.similarity + choice.evidence)
     return best.get(True) or best.get(False) or CapabilityChoice(None, 0.0)
 
 

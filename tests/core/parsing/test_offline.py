@@ -471,6 +471,36 @@ def test_words_the_parse_read_nothing_from_are_reported_only_in_clauses_that_act
     assert parser.read("空调开 cool 模式，热到 emo 了")[1] == ()
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("算了，别开了", cmd("关闭", "*", "*", "Unknown")),  # what was turned on goes off again
+        ("主灯不用开了", cmd("关闭", "*", "主灯", "Light")),
+        ("窗帘升上去", cmd("打开", "*", "窗帘", "Blind", "all")),
+        ("扫地机出去扫一圈", cmd("开始扫地", "*", "扫地机", "RobotCleaner", "all")),
+    ],
+)
+def test_colloquial_verbs_say_the_action(text: str, expected: dict) -> None:
+    assert [c.to_dict() for c in parse_offline(text, ROOMS, [*DEVICE_NAMES, "扫地机"])] == [expected]
+
+
+def test_a_negation_without_no_longer_is_no_action() -> None:
+    """别开灯 holds back; 十分钟后别开了 is about later."""
+    assert [c.a for c in parse_offline("别开灯", ROOMS, DEVICE_NAMES)] == ["UNKNOWN"]
+
+
+def test_a_question_offering_two_states_is_one_question() -> None:
+    [command] = parse_offline("窗帘现在是升上去还是放下来", ROOMS, DEVICE_NAMES)
+    assert command.a == "查询状态"
+
+
+def test_a_name_that_is_an_attribute_once_its_room_is_left_out_stays_the_attribute() -> None:
+    """主卧湿度 (a sensor) without its room is 湿度: 湿度设到55 sets the humidity of what was meant."""
+    parser = OfflineParser.build(ROOMS, [*DEVICE_NAMES, "主卧湿度"])
+    [command] = parser.parse("湿度设到五十五")
+    assert (command.a, command.n) == ("设置湿度=55%", "*")
+
+
 def test_a_clause_of_hesitation_is_no_command() -> None:
     """那个那个，… : 那个 said while thinking refers to nothing."""
     parser = OfflineParser.build(ROOMS, DEVICE_NAMES)

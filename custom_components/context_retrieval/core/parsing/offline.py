@@ -159,11 +159,15 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     **_mapped(_Kind.OFF, dict.fromkeys(("关闭", "关掉", "关上", "关了", "关", "熄灭", "断开"), ACTION_OFF)),
     **_mapped(_Kind.OFF, dict.fromkeys(("拔掉", "拔了", "断电"), ACTION_OFF)),  # unplug: off
     # Curtains and blinds: 拉开/升起 open them, 拉上/合上/放下/降下 close them.
-    **_mapped(_Kind.ON, dict.fromkeys(("拉开", "升起", "升起来", "收起", "收起来", "撑开"), ACTION_ON)),
+    **_mapped(
+        _Kind.ON,
+        dict.fromkeys(("拉开", "升起", "升起来", "收起", "收起来", "撑开", "升上去", "升上来"), ACTION_ON),
+    ),
     **_mapped(
         _Kind.OFF,
         dict.fromkeys(
-            ("拉上", "合上", "放下", "放下来", "降下", "降下来", "关好", "拉下", "拉下来"), ACTION_OFF
+            ("拉上", "合上", "放下", "放下来", "降下", "降下来", "降下去", "关好", "拉下", "拉下来"),
+            ACTION_OFF,
         ),
     ),
     **_mapped(_Kind.LOCK, dict.fromkeys(("锁门", "上锁", "锁上", "锁好", "锁定", "反锁"), ACTION_LOCK)),
@@ -345,10 +349,15 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     **_words(_Kind.FILLER, "现在", "目前", "当前", "谢谢", "也", "是", "直接"),
     # verb complements and helpers that add nothing to the command (开起来, 去开灯, 给关了, 稍微)
     **_words(_Kind.FILLER, "起来", "去", "给", "稍微", "稍稍", "一哈", "一下下", "一样", "您", "劳驾"),
-    **_words(_Kind.FILLER, "点", "只", "只要", "用", "叫", "喊", "快", "快点", "赶紧", "麻利", "出来", "掉"),
+    **_words(
+        _Kind.FILLER, "点", "只", "只要", "用", "叫", "喊", "快", "快点", "赶紧", "麻利", "出来", "出去", "掉"
+    ),
     **_mapped(_Kind.ON, dict.fromkeys(("开起", "开一开", "打开起", "开起来", "整开", "开回来"), ACTION_ON)),
     **_mapped(_Kind.OFF, dict.fromkeys(("关一关", "关起来", "整关"), ACTION_OFF)),
-    **_mapped(_Kind.TASK, dict.fromkeys(("打扫", "扫一扫", "扫一次", "扫一遍"), "扫地")),
+    **_mapped(
+        _Kind.TASK, dict.fromkeys(("打扫", "扫一扫", "扫一次", "扫一遍", "扫一下", "扫一圈", "扫扫"), "扫地")
+    ),
+    **_mapped(_Kind.TASK, dict.fromkeys(("割草", "割一下草", "割下草", "去割草"), "割草")),
     **_mapped(_Kind.TASK, dict.fromkeys(("回去充电", "回充", "回去", "回家充电", "回座充"), "回去充电")),
     # sentence-final particles of colloquial, Cantonese and Malaysian speech (校到50度啦, 关咗咯)
     **_words(_Kind.FILLER, "啦", "喇", "咯", "啰", "嘛", "哦", "喔", "噢", "呗", "嘞", "哇", "哟", "咧"),
@@ -600,6 +609,8 @@ class OfflineParser:
             key = room_keys.strip(full)
             if key != full:
                 key = key.strip(_ATTRIBUTIVE)  # 爷爷奶奶屋的灯 without its room is 灯, not 的灯
+            if key != full and key in ATTRIBUTE_WORDS:
+                continue  # 主卧湿度 without its room is the attribute 湿度 (湿度设到55), not a name
             if key and key not in names:
                 names[key] = (_Kind.NAME, device_name.strip() if key == full else key)
         words.update(names)
@@ -1122,8 +1133,8 @@ def _split_clauses(tokens: Sequence[_Token]) -> list[list[_Token]]:
             clauses.append(current)
             current = []
             continue
-        if _starts_new_action(tokens, index, current):
-            clauses.append(current)
+        if _starts_new_action(tokens, index, current) and not _asks_which_of_two([*current, token]):
+            clauses.append(current)  # 是升上去还是放下来 asks which of two states: one clause
             current = []
         current.append(token)
     clauses.append(current)
@@ -1498,6 +1509,21 @@ def _settle_quantifier(target: _Target, lexicon: OfflineParser) -> None:
         target.quantifier = Quantifier.ONE
 
 
+def _called_off(tokens: Sequence[_Token]) -> bool:
+    """Return True for 别开了 / 不用开了: a negated turning on ending in 了 (no longer), no time said."""
+    said = [token for token in tokens if token.kind is not _Kind.FILLER or token.text == _NO_LONGER]
+    return (
+        len(said) >= len(_CALLED_OFF)
+        and [token.kind for token in said[-3:]] == list(_CALLED_OFF)
+        and said[-1].text == _NO_LONGER
+        and not any(token.kind is _Kind.WHEN for token in said)
+    )
+
+
+_NO_LONGER = "了"
+_CALLED_OFF = (_Kind.NEG, _Kind.ON, _Kind.FILLER)
+
+
 def _holds_back(tokens: Sequence[_Token]) -> bool:
     """Return True when a clause says not to act now (幕布不要动, 十分钟后): it takes no earlier action."""
     return any(token.kind in {_Kind.NEG, _Kind.WHEN} for token in tokens)
@@ -1510,7 +1536,8 @@ def _clause_action(tokens: Sequence[_Token], category: str, value: str = "") -> 
     """
     first = {token.kind: token for token in reversed(tokens)}
     if _holds_back(tokens):
-        return None  # 电脑那个不要关, 十分钟后关掉: not an action to take now
+        # 电脑那个不要关, 十分钟后关掉: not an action to take now; 算了，莫开了: off again
+        return ACTION_OFF if _called_off(tokens) else None
     if _asks(tokens):
         return _query(tokens, first)
     action = _word_action(first) or _value_action(tokens, first, category)
