@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from custom_components.context_retrieval.core.frames import with_frame
+from custom_components.context_retrieval.core.frames import with_frame, with_implied_target
 from custom_components.context_retrieval.core.models import Command, Quantifier
 from custom_components.context_retrieval.core.state import ConversationState
 
@@ -84,3 +84,12 @@ def test_a_room_said_alone_corrects_the_last_command_but_not_with_other_words_un
     )
     unread = Command(a="UNKNOWN", s="主卧")
     assert with_frame(unread, last, "主卧的留着") == unread
+
+
+def test_a_lock_implied_by_the_verb_is_the_lock_just_mentioned():
+    """锁上 after 车库进户门呢: that lock; 锁门 with nothing mentioned, or 门锁 said, stays as parsed."""
+    lock = Command(a="锁定", n="门锁", t="SmartLock")
+    assert with_implied_target(lock, "锁上", "门锁", ["SmartLock"]).n == "@last"
+    assert with_implied_target(lock, "锁上", "门锁", []) == lock
+    assert with_implied_target(lock, "锁上", "门锁", ["SmartLock", "Light"]) == lock
+    assert with_implied_target(lock, "把门锁锁上", "门锁", ["SmartLock"]) == lock

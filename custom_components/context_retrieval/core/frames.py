@@ -16,7 +16,7 @@ from .models import ANY_NAME, ANY_ROOM, LAST_MENTIONED, UNKNOWN_ACTION, UNKNOWN_
 from .text import compact
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
 
 FOLLOW_UP_MARKERS = ("也", "一样", "还有", "呢", "同样", "照样")
 """Words that say an utterance goes on from the last one (也, 呢): it may leave the rest unsaid."""
@@ -71,3 +71,16 @@ def _only_rooms_said(said: str, command: Command) -> bool:
     for room in sorted(command.s.split(","), key=len, reverse=True):
         said = said.replace(compact(room), "")
     return not set(said) - CORRECTION_PARTICLES
+
+
+def with_implied_target(command: Command, text: str, implied: str, mentioned: Sequence[str]) -> Command:
+    """Return ``command`` on what was just mentioned when its name is only implied by the verb.
+
+    锁上 names no lock; the parser gives it ``implied`` (门锁). After 车库进户门呢 it means that
+    lock: ``mentioned`` holds the categories of the devices last mentioned, all of the kind.
+    """
+    if command.n != implied or implied in compact(text) or not mentioned:
+        return command
+    if any(category != command.t for category in mentioned):
+        return command
+    return replace(command, n=LAST_MENTIONED, q=Quantifier.ONE)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from time import perf_counter
 from typing import TYPE_CHECKING, Any
 
-from .frames import with_frame
+from .frames import with_frame, with_implied_target
 from .home_index import HomeIndex, build_home_index
 from .models import (
     ANY_NAME,
@@ -21,7 +21,7 @@ from .models import (
     Room,
 )
 from .parsing import command_to_ir, parse_commands
-from .parsing.offline import value_spans
+from .parsing.offline import LOCK_NAME, value_spans
 from .search import (
     MAX_COMMANDS,
     MAX_TOP_K,
@@ -117,9 +117,14 @@ def retrieve(  # noqa: PLR0913 - the public signature is fixed by the contract
     results = []
     said_rooms: frozenset[str] = frozenset()
     last = state.last_command()
+    mentioned = [
+        index.devices[index.positions[d]].category for d in state.last_mentioned() if d in index.positions
+    ]
     for said in commands:
         command_started = perf_counter()
-        command = with_frame(said, last, text, index.calls_in_room)
+        command = with_implied_target(
+            with_frame(said, last, text, index.calls_in_room), text, LOCK_NAME, mentioned
+        )
         if command != said:
             parse_meta["frame"] = command.to_dict()
         if command.a == UNKNOWN_ACTION and command.n == ANY_NAME:

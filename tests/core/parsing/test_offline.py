@@ -501,6 +501,13 @@ def test_a_name_that_is_an_attribute_once_its_room_is_left_out_stays_the_attribu
     assert (command.a, command.n) == ("设置湿度=55%", "*")
 
 
+def test_a_clause_keeping_a_device_as_it_is_takes_no_action() -> None:
+    """吸顶灯关了，落地灯留着: only the ceiling light goes off."""
+    assert [c.to_dict() for c in parse_offline("吸顶灯关了，落地灯留着", ROOMS, DEVICE_NAMES)] == [
+        cmd("关闭", "*", "吸顶灯", "Light")
+    ]
+
+
 def test_a_clause_of_hesitation_is_no_command() -> None:
     """那个那个，… : 那个 said while thinking refers to nothing."""
     parser = OfflineParser.build(ROOMS, DEVICE_NAMES)

@@ -653,8 +653,10 @@ class OfflineParser:
             if (kept := _left_out_of(commands, previous, clause)) is not None:
                 commands = kept  # 窗帘都打开，纱帘不用: the set before leaves the 纱帘 alone
                 continue
-            if not targets and not any(token.kind in _ACTION_WORD_KINDS for token in clause.tokens):
-                continue
+            if not any(token.kind in _ACTION_WORD_KINDS for token in clause.tokens) and (
+                not targets or (commands and _leaves_alone(clause))
+            ):
+                continue  # 水晶吊灯关了，筒灯留着: the downlight is left as it is
             if placed := _placed_after(unsettled, clause):
                 # 开个空调，孩子屋的: the room said after the command is the command's room
                 for target in placed:
@@ -807,6 +809,14 @@ def _left_out_of(
     last = commands[-len(previous) :]
     left = [replace(c, q=Quantifier.EXCEPT, x=(*c.x, *named)) for c in last]
     return [*commands[: -len(previous)], *left]
+
+
+def _leaves_alone(clause: _Clause) -> bool:
+    """Return True for a clause saying to leave its devices as they are (筒灯留着, 电视不用管)."""
+    return any(token.kind is _Kind.NEG or token.text in _KEEP_WORDS for token in clause.tokens)
+
+
+_KEEP_WORDS = frozenset({"留着"})
 
 
 def _only_exclusion(clause: _Clause) -> bool:
