@@ -3,7 +3,14 @@
 import numpy as np
 import pytest
 
-from custom_components.context_retrieval.core.scope import RoomTable, extract_room_from_name
+from custom_components.context_retrieval.core.models import Room
+from custom_components.context_retrieval.core.scope import (
+    OwnerWords,
+    RoomTable,
+    RoomWordsError,
+    extract_room_from_name,
+    with_owner_words,
+)
 
 ROOMS = ["卧室", "客厅", "厨房", "主卧室"]
 
@@ -111,3 +118,26 @@ def test_no_scope_keeps_everything():
     table = RoomTable.build(["卧室", "客厅"], ["a", "b"])
     assert kept(table) == [0, 1]
     assert kept(table, include=["*"]) == [0, 1]
+
+
+def test_a_room_named_after_its_owner_is_said_by_the_owner():
+    rooms = [
+        Room("悦悦房间", aliases=("女儿的房间",)),
+        Room("老人房", aliases=("爷爷奶奶房间", "楼下房间"), floor_names=("楼下",)),
+        Room("书房", aliases=("麻将房",)),
+        Room("次卧", aliases=("客人房间",)),
+        Room("客房", aliases=("客人屋",)),
+    ]
+    said = {room.name: room.aliases for room in with_owner_words(rooms, device_names=["乐乐"])}
+    assert {"悦悦", "悦悦房", "悦悦屋", "女儿", "女儿房"} <= set(said["悦悦房间"])  # 女儿的房间: 女儿
+    assert {"爷爷奶奶", "爷爷奶奶房"} <= set(said["老人房"])
+    assert "楼下" not in said["老人房"]  # a floor's word stays the floor's
+    assert said["书房"] == ("麻将房",)  # 房 alone ends words of their own (厨房, 麻将房)
+    assert "客人" not in (*said["次卧"], *said["客房"])  # two rooms: whose?
+    assert with_owner_words([Room("乐乐房间")], device_names=["乐乐"])[0].aliases == ()  # a device's name
+
+
+@pytest.mark.parametrize("raw", [{}, {"owned": ["房间"]}, {"owned": [], "said_with": ["房"]}, ["房间"]])
+def test_a_malformed_room_words_file_is_refused(raw):
+    with pytest.raises(RoomWordsError):
+        OwnerWords.from_data(raw)

@@ -13,7 +13,7 @@ from .keyword import KeywordIndex
 from .parsing import OfflineParser, build_system_prompt
 from .parsing.offline import LEXICON_WORDS, DeviceCalls
 from .pronunciation import LatinNames, SoundIndex
-from .scope import RoomTable
+from .scope import RoomTable, with_owner_words
 from .spec import SpecIndex, build_command_document, build_fallback_document
 from .text import HomeWords, compact
 from .vector import CommandVectorIndex
@@ -99,6 +99,7 @@ def build_home_index(
     (each a word the parser and the scope know).
     """
     devices = tuple(devices)
+    rooms = with_owner_words(rooms, [name for device in devices for name in (device.name, *device.aliases)])
     commands = [
         list(device.commands) or (spec.commands_for(device.profile_id) if spec and device.profile_id else [])
         for device in devices

@@ -8,22 +8,98 @@ non-overlapping, and two different rooms in one name mean "unknown".
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import functools
+from dataclasses import dataclass, field, replace
+from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import yaml
 
-from .text import compact
+from .text import compact, has_han
 
 if TYPE_CHECKING:
     from collections.abc import Collection, Sequence
 
     from .models import Room
 
+LINKING_WORD = "的"
 MIN_ROOM_WORD_CHARS = 2
 """Single-character room words match too much text to be trusted (seed 003 §1)."""
 NO_ROOM = -1
 AMBIGUOUS_ROOM = -2
+
+
+ROOM_WORDS_FILE = "room_words.yaml"
+"""Package data: the words a room's name ends with that people leave out or change (房间, 房, 屋)."""
+_INTEGRATION_PACKAGE = __name__.rsplit(".", 2)[0]
+
+
+class RoomWordsError(ValueError):
+    """The shipped room words file is malformed."""
+
+
+@dataclass(frozen=True, slots=True)
+class OwnerWords:
+    """The words that end a room named after its owner (``owned``) and those said after the owner."""
+
+    owned: tuple[str, ...]
+    said_with: tuple[str, ...]
+
+    @classmethod
+    def from_data(cls, raw: object, where: str = ROOM_WORDS_FILE) -> OwnerWords:
+        """Return the words of ``{owned: [房间], said_with: [房间, 房]}``, or raise RoomWordsError."""
+        lists = []
+        for key in ("owned", "said_with"):
+            words = raw.get(key) if isinstance(raw, dict) else None
+            if (
+                not isinstance(words, list)
+                or not words
+                or not all(isinstance(w, str) and has_han(w) for w in words)
+            ):
+                raise RoomWordsError(f"{where}: expected {key}, a list of Chinese words")
+            lists.append(tuple(sorted(words, key=len, reverse=True)))
+        return cls(*lists)
+
+
+@functools.cache
+def _owner_words() -> OwnerWords:
+    path = resources.files(_INTEGRATION_PACKAGE).joinpath("data", ROOM_WORDS_FILE)
+    return OwnerWords.from_data(yaml.safe_load(path.read_text(encoding="utf-8")))
+
+
+def with_owner_words(rooms: Sequence[Room], device_names: Collection[str] = ()) -> list[Room]:
+    """Return the rooms with the words that say them by whose they are (悦悦, 悦悦房 for 悦悦房间).
+
+    The part before an ``owned`` word of ``room_words.yaml`` becomes an alias, alone and with
+    each ``said_with`` word, when it is two characters or more, the same for no other room, and
+    no floor's or device's name.
+    """
+    words = _owner_words()
+    said = {compact(word) for room in rooms for word in (room.name, *room.aliases, *room.floor_names)}
+    stems: dict[str, set[str]] = {}
+    for room in rooms:
+        for word in (room.name, *room.aliases):
+            full = compact(word)
+            stem = next((full.removesuffix(s) for s in words.owned if full.endswith(s)), "")
+            stem = stem.removesuffix(LINKING_WORD)  # 老人的房间: 老人
+            if len(stem) >= MIN_ROOM_WORD_CHARS and all(map(has_han, stem)):
+                stems.setdefault(stem, set()).add(room.name)
+    taken = said | {compact(name) for name in device_names}
+    owned = {
+        stem: next(iter(owners)) for stem, owners in stems.items() if len(owners) == 1 and stem not in taken
+    }
+    result = []
+    for room in rooms:
+        extra = [
+            word
+            for stem, owner in owned.items()
+            if owner == room.name
+            for word in (stem, *(stem + suffix for suffix in words.said_with))
+            if word not in said
+        ]
+        result.append(replace(room, aliases=(*room.aliases, *dict.fromkeys(extra))) if extra else room)
+    return result
 
 
 def extract_room_from_name(name: str, vocabulary: Collection[str], longest: int) -> str | None | bool:
