@@ -124,9 +124,15 @@ def folded_readings(char: str) -> frozenset[str]:
     return frozenset(map(_folding().fold, readings(char))) if has_han(char) else frozenset({char})
 
 
+@functools.lru_cache(maxsize=16384)
+def _folded_usual(char: str) -> str:
+    """Return a character's usual reading (pypinyin's first), folded; itself when it is not Han."""
+    return _folding().fold(lazy_pinyin(char, errors="default")[0]) if has_han(char) else char
+
+
 def folded_key(word: str) -> SoundKey:
     """Return a word's usual reading, folded: likeness stacked on a rare reading would be too loose."""
-    return tuple(_folding().fold(reading) for reading in lazy_pinyin(word, errors="default"))
+    return tuple(map(_folded_usual, word))
 
 
 @dataclass(slots=True)
@@ -184,7 +190,10 @@ class SoundIndex:
 
     def word_like(self, text: str) -> str | None:
         """Return the home word that ``text`` sounds like (None if none, or if it is one)."""
-        text = compact(text)
+        return self._like(compact(text))
+
+    def _like(self, text: str) -> str | None:
+        """Return the home word the compacted ``text`` sounds like (see ``word_like``)."""
         if text in self.words or len(text) < MIN_SOUND_WORD:
             return None
         # Sorted: a set of readings iterates in an order that changes between runs (str hashing).
@@ -250,7 +259,7 @@ class SoundIndex:
                 return span, span
             if everyday := self._first_everyday_word(span):
                 return span[:everyday], span[:everyday]
-            word = self.word_like(span) if all(map(has_han, span)) else None
+            word = self._like(span) if all(map(has_han, span)) else None
             if word is not None:
                 return span, word
         return text[:1], text[:1]
