@@ -763,3 +763,20 @@ def test_the_text_is_read_as_heard_when_a_word_was_misheard():
     command = Command(a="打开", s="西厨,岛台", n="灯", t="Light")
     heard = result(command, *close, hint="multiple_close_matches", meta={"heard_as": {"倒台灯": "岛台灯"}})
     assert [a.device_ids for a in decide([heard], home, "西厨的倒台灯打开").actions] == [("light.i",)]
+
+
+def test_a_device_said_and_then_called_it_is_acted_on_once_and_not_read():
+    """储物间的灯冇关，帮我关了它: the state said is the reason; 它 is the light; one call."""
+    turn_off = CommandSpec(id="light.turn_off", description="关闭灯")
+    state = CommandSpec(id="state", description="开关状态", readable=True)
+    lamp = Device(
+        id="light.s", name="储物间灯", room="储物间", category="Light", commands=[TURN_ON, turn_off, state]
+    )
+    said = result(Command(a="查询状态", s="储物间", n="灯"), device("light.s", state.id, "room_hit"))
+    off = result(Command(a="关闭", s="储物间", n="灯"), device("light.s", turn_off.id, "room_hit"))
+    it = result(Command(a="关闭", n="@last"), device("light.s", turn_off.id, "last_mentioned"))
+    decision = decide([said, off, it], {lamp.id: lamp}, "储物间的灯冇关，帮我关了它")
+    assert [(a.device_ids, a.command.id) for a in decision.actions] == [(("light.s",), turn_off.id)]
+    assert decision.readings == ()
+    on = result(Command(a="打开", s="储物间", n="灯"), device("light.s", TURN_ON.id, "room_hit"))
+    assert decide([on, it], {lamp.id: lamp}, "储物间灯开了，关掉它").outcome is Outcome.ASK  # which?

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from custom_components.context_retrieval.core.decision import decide
-from custom_components.context_retrieval.core.models import Device, Room
+from custom_components.context_retrieval.core.models import CommandSpec, Device, Room
 from custom_components.context_retrieval.core.parsing.offline import value_spans
 from custom_components.context_retrieval.core.pipeline import build_vector_searcher, retrieve
 from custom_components.context_retrieval.core.pronunciation import (
@@ -103,6 +103,19 @@ def test_a_misheard_name_read_as_a_room_and_a_kind_still_calls_its_device():
     assert results[0].meta["heard_as"] == {"倒台灯": "岛台灯"}
     decision = decide(results, {d.id: d for d in home}, "西厨的倒台灯打开")
     assert [action.device_ids for action in decision.actions] == [("light.i",)]
+
+
+def test_words_of_other_varieties_are_said_as_they_are():
+    """Cantonese 啲 (the plural) before 风扇 is no 低风 (a fan mode of the home) misheard."""
+    modes = CommandSpec(
+        id="fan.set_preset_mode:preset_mode",
+        description="设置风扇模式",
+        type="string",
+        value_list=[{"value": "low", "description": "低风"}],
+    )
+    fan = Device(id="fan", name="落地扇", room="客厅", category="Fan", commands=[ON, OFF, modes])
+    (result,) = retrieve("闩晒啲风扇", [*_home(), fan], None, ConversationState())
+    assert "heard_as" not in result.meta
 
 
 @pytest.mark.parametrize(

@@ -259,7 +259,9 @@ def _settled(
     something else than was said (窗帘开个缝 opening the curtain all the way). After another parse
     (``None``), the Latin words no action reads are looked for.
     """
-    if (twice := next((d for d, said in turn.named.items() if len(said) > 1), None)) is not None:
+    if (
+        twice := next((d for d, said in turn.named.items() if _named_apart(d, said, turn)), None)
+    ) is not None:
         # 打开饭厅吊灯和灶台灯 finding the pendant for both: one of the names found nothing of its own.
         return Decision(Outcome.ASK, reason=AskReason.NOT_FOUND, options=(device_label(devices[twice]),))
     if not turn.actions:
@@ -276,7 +278,21 @@ def _settled(
             subject=first.device_ids[:1],
             command=first.command,
         )
-    return Decision(Outcome.ACT, actions=tuple(actions), readings=tuple(turn.readings))
+    # 储物间的灯冇关，帮我关了它: the state said is the reason to act, not a question to answer
+    acted = {device_id for action in actions for device_id in action.device_ids}
+    readings = [reading for reading in turn.readings if reading.device_id not in acted]
+    return Decision(Outcome.ACT, actions=tuple(actions), readings=tuple(readings))
+
+
+def _named_apart(device_id: str, names: set[str], turn: _Turn) -> bool:
+    """Return True when two names found one device for different actions (one name found nothing).
+
+    储物间的灯冇关，帮我关了它 names the light and then 它: one action, said twice, is no conflict.
+    """
+    if len(names) < MIN_CHOICES:
+        return False
+    done = [action for action in turn.actions if device_id in action.device_ids]
+    return any(action != done[0] for action in done[1:]) or not names & {LAST_MENTIONED}
 
 
 def _without_target_fragments(
@@ -850,19 +866,24 @@ def _is_called(device: Device | None, name: str) -> bool:
 
 
 def _without_subsumed(actions: list[Action]) -> list[Action]:
-    """Return the actions without those a valued action on the same devices carries out anyway.
+    """Return the actions once each, without those a valued action on the same devices carries out anyway.
 
     打开一半 parses as 打开 and 设置位置=50%: setting the position opens it half, and 关到三成
     closes it to 30 %. A setting from a list never turns off (空调制冷关掉 ends with it off).
     """
     valued = {action.device_ids for action in actions if action.value is not None}
     numbers = {action.device_ids for action in actions if _is_number(action.value)}
-    return [
+    kept = [
         action
         for action in actions
         if action.value is not None
         or action.device_ids not in (numbers if action.said == ACTION_OFF else valued)
     ]
+    once: list[Action] = []
+    for action in kept:
+        if action not in once:  # the same action said twice (关了它 after 灯冇关) is done once
+            once.append(action)
+    return once
 
 
 def _is_number(value: Any) -> bool:

@@ -15,7 +15,7 @@ from .parsing.offline import LEXICON_WORDS, DeviceCalls
 from .pronunciation import LatinNames, SoundIndex
 from .scope import RoomTable, with_owner_words
 from .spec import SpecIndex, build_command_document, build_fallback_document
-from .text import HomeWords, compact
+from .text import HomeWords, compact, variant_words
 from .vector import CommandVectorIndex
 
 if TYPE_CHECKING:
@@ -144,7 +144,8 @@ def build_home_index(
         room_sounds=SoundIndex.build(room_names),
         word_sounds=SoundIndex.build(
             [*room_names, *device_names],
-            kept=LEXICON_WORDS | TYPE_WORDS.keys(),  # 灯关 is 灯 and 关, no 灯光 misheard
+            # 灯关 is 灯 and 关, no 灯光 misheard; Cantonese 啲风扇 is 啲 and 风扇, no 低风
+            kept=LEXICON_WORDS | TYPE_WORDS.keys() | variant_words(),
             shared=[*type_words, *_value_words(commands)],
         ),
         home_words=HomeWords.build([*room_names, *device_names]),

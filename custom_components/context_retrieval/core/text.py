@@ -91,6 +91,11 @@ def _variants() -> WordFolding:
     return WordFolding.from_sections(yaml.safe_load(path.read_text(encoding="utf-8")) or {})
 
 
+def variant_words() -> frozenset[str]:
+    """Return the words of other varieties and languages the engine folds (熄, 啲, turn on)."""
+    return frozenset(_variants().words)
+
+
 def is_variant_word(word: str) -> bool:
     """Return True for a word the variants file folds (an English command word such as turn or light)."""
     return word in _variants().words
