@@ -469,6 +469,8 @@ def test_words_the_parse_read_nothing_from_are_reported_only_in_clauses_that_act
     # English too: a word of a clause that acts is unread, one of a clause saying why is not.
     assert parser.read("主灯开 rainbow 效果")[1] == ("rainbow", "效果")
     assert parser.read("空调开 cool 模式，热到 emo 了")[1] == ()
+    # a room said that no command goes to: 扫一下卧室 must not clean the whole home
+    assert OfflineParser.build(ROOMS, [*DEVICE_NAMES, "扫地机"]).read("扫地机去扫一下卧室")[1] == ("卧室",)
 
 
 @pytest.mark.parametrize(
@@ -520,6 +522,7 @@ def test_a_clause_of_hesitation_is_no_command() -> None:
         ("厨房灯开一下撒", cmd("打开", "厨房", "灯", "Light", "all")),  # 撒 ends a Wuhan request
         ("帮我把主灯搞开", cmd("打开", "*", "主灯", "Light")),  # 搞开 = 打开
         ("主灯 change 成紫色", cmd("设置=紫色", "*", "主灯", "Light")),
+        ("帮我把主灯弄开耶", cmd("打开", "*", "主灯", "Light")),  # Sichuan 弄, a Taiwan particle
     ],
 )
 def test_southwestern_mandarin_and_english_verbs_are_read(text: str, expected: dict) -> None:

@@ -691,11 +691,13 @@ def unread_words(tokens: Sequence[_Token], commands: Sequence[Command]) -> tuple
     """Return the runs of Chinese characters and the Latin words the commands read nothing from (开个缝: 缝).
 
     A character is read when it is a word of the lexicon or the home, or part of a name, room,
-    action or value of a command. Acting without the rest would drop what it says (开 rainbow
-    效果 would turn a light on and drop the effect). Only clauses saying what to do count: one
+    action or value of a command; a room said, when a command's rooms hold it. Acting without
+    the rest would drop what it says (开 rainbow 效果 would turn a light on and drop the effect;
+    扫地机扫一下主卧 would clean the whole home). Only clauses saying what to do count: one
     saying why (我下去拿点酸菜, 热到 emo 了) changes nothing.
     """
     read = compact("".join(c.n + c.s + c.a + "".join(c.x) for c in commands))
+    rooms = {compact(room.lstrip("!")) for c in commands for room in c.s.split(",")}
     runs: list[str] = []
     for clause in _split_at_separators(tokens):
         if not any(token.kind in _ACTION_WORD_KINDS for token in clause):
@@ -713,6 +715,8 @@ def unread_words(tokens: Sequence[_Token], commands: Sequence[Command]) -> tuple
             elif run:
                 runs.append(run)
                 run = ""
+            if token.kind is _Kind.ROOM and compact(token.value) not in rooms:
+                runs.append(token.text)  # 扫地机去扫一下主卧: a place no command goes to
     return tuple(dict.fromkeys(runs))
 
 
