@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from importlib import resources
 from typing import TYPE_CHECKING
 
 import yaml
 
-from .text import compact, unified
+from .text import compact, package_text, unified
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -48,7 +47,6 @@ CATEGORIES: frozenset[str] = frozenset(
 
 DEVICE_WORDS_FILE = "device_words.yaml"
 """Package data: the words of each category, its kinds, and what its words leave apart."""
-_INTEGRATION_PACKAGE = __name__.rsplit(".", 2)[0]
 _KEYS = frozenset({"words", "kinds", "apart"})
 
 
@@ -93,8 +91,7 @@ def parse_device_words(raw: object, where: str = DEVICE_WORDS_FILE) -> dict[str,
 
 
 def _read_device_words() -> dict[str, CategoryWords]:
-    path = resources.files(_INTEGRATION_PACKAGE).joinpath("data", DEVICE_WORDS_FILE)
-    return parse_device_words(yaml.safe_load(path.read_text(encoding="utf-8")))
+    return parse_device_words(yaml.safe_load(package_text(DEVICE_WORDS_FILE)))
 
 
 DEVICE_WORDS: dict[str, CategoryWords] = _read_device_words()

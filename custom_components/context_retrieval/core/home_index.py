@@ -99,7 +99,10 @@ def build_home_index(
     (each a word the parser and the scope know).
     """
     devices = tuple(devices)
-    rooms = with_owner_words(rooms, [name for device in devices for name in (device.name, *device.aliases)])
+    device_names = list(
+        dict.fromkeys(name for device in devices for name in (device.name, *device.aliases) if name)
+    )
+    rooms = with_owner_words(rooms, device_names)
     commands = [
         list(device.commands) or (spec.commands_for(device.profile_id) if spec and device.profile_id else [])
         for device in devices
@@ -110,9 +113,6 @@ def build_home_index(
         *(word for room in rooms for word in (room.name, *room.aliases, *room.floor_names)),
     )
     room_names = list(dict.fromkeys(word.strip() for word in room_words if word.strip()))
-    device_names = list(
-        dict.fromkeys(name for device in devices for name in (device.name, *device.aliases) if name)
-    )
     type_words = [word for word, category in TYPE_WORDS.items() if category in present]
     return HomeIndex(
         devices=devices,

@@ -17,13 +17,12 @@ import itertools
 import re
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
-from importlib import resources
 from typing import TYPE_CHECKING
 
 import yaml
 from pypinyin import Style, lazy_pinyin, pinyin
 
-from .text import compact, has_han, is_variant_word, unified
+from .text import LINKING_WORD, compact, has_han, is_variant_word, package_text, unified
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -46,8 +45,6 @@ MAX_LATIN_SPAN = 3
 _LATIN_RUN = re.compile(r"[a-z]+(?: [a-z]+)*")
 _LATIN_WORD = re.compile(r"[a-z]+")
 
-LINKING_WORD = "的"
-"""The particle between words of a name (卧室的窗帘)."""
 
 type SoundKey = tuple[str, ...]
 
@@ -69,7 +66,6 @@ def sound_keys(word: str) -> set[SoundKey]:
 
 LIKENESS_FILE = "sound_likeness.yaml"
 """Package data: the sounds speech recognition and regional speakers confuse (z/zh, n/l, an/ang)."""
-_INTEGRATION_PACKAGE = __name__.rsplit(".", 2)[0]
 
 
 class LikenessError(ValueError):
@@ -114,8 +110,7 @@ class SoundFolding:
 @functools.cache
 def _folding() -> SoundFolding:
     """Return the folding of the shipped likeness file, read and checked once."""
-    path = resources.files(_INTEGRATION_PACKAGE).joinpath("data", LIKENESS_FILE)
-    return SoundFolding.from_data(yaml.safe_load(path.read_text(encoding="utf-8")))
+    return SoundFolding.from_data(yaml.safe_load(package_text(LIKENESS_FILE)))
 
 
 @functools.lru_cache(maxsize=16384)
@@ -146,7 +141,7 @@ class SoundIndex:
     """A folded reading -> the home words with that folded reading."""
     longest: int = field(default=0)
     first_sounds: frozenset[str] = frozenset()
-    """The folded readings a home word can start with: a span starting otherwise is not tried."""
+    """The readings and folded readings a home word can start with: a span starting otherwise is not tried."""
     kept: frozenset[str] = frozenset()
     """Everyday words said as they are: a span made of them is never respelled (设定 is not the
     home's 射灯, 开它 not a scene called 开台)."""
@@ -175,7 +170,7 @@ class SoundIndex:
             for spelling in {word, said} if all(map(has_han, said)) else {word}:
                 for key in sound_keys(spelling):
                     by_sound.setdefault(key, word)
-                    by_likeness.setdefault(folded_key(spelling), set()).add(word)
+                by_likeness.setdefault(folded_key(spelling), set()).add(word)
         first = frozenset(key[0] for key in by_likeness) | frozenset(key[0] for key in by_sound)
         everyday = frozenset(word for word in kept if word and word not in known)
         return cls(

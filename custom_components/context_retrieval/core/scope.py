@@ -10,20 +10,18 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field, replace
-from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import yaml
 
-from .text import compact, has_han
+from .text import LINKING_WORD, compact, has_han, package_text
 
 if TYPE_CHECKING:
     from collections.abc import Collection, Sequence
 
     from .models import Room
 
-LINKING_WORD = "的"
 MIN_ROOM_WORD_CHARS = 2
 """Single-character room words match too much text to be trusted (seed 003 §1)."""
 NO_ROOM = -1
@@ -32,7 +30,6 @@ AMBIGUOUS_ROOM = -2
 
 ROOM_WORDS_FILE = "room_words.yaml"
 """Package data: the words a room's name ends with that people leave out or change (房间, 房, 屋)."""
-_INTEGRATION_PACKAGE = __name__.rsplit(".", 2)[0]
 
 
 class RoomWordsError(ValueError):
@@ -64,8 +61,7 @@ class OwnerWords:
 
 @functools.cache
 def _owner_words() -> OwnerWords:
-    path = resources.files(_INTEGRATION_PACKAGE).joinpath("data", ROOM_WORDS_FILE)
-    return OwnerWords.from_data(yaml.safe_load(path.read_text(encoding="utf-8")))
+    return OwnerWords.from_data(yaml.safe_load(package_text(ROOM_WORDS_FILE)))
 
 
 def with_owner_words(rooms: Sequence[Room], device_names: Collection[str] = ()) -> list[Room]:

@@ -7,12 +7,12 @@ import functools
 import json
 import logging
 from collections.abc import Iterable, Mapping
-from importlib import resources
 from typing import Any
 
 from .fusion import ActionValue
 from .models import UNKNOWN_CATEGORY, CommandSpec, Device
 from .spec import SpecIndex, command_id_parts, parse_command
+from .text import package_text
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -26,8 +26,6 @@ Each capability id maps to a list of entries ``{"suffix", "description", "type",
 or ``{componentId}-{capabilityId}`` when it has no suffix (the spec.jsonl convention).
 """
 
-_INTEGRATION_PACKAGE = __name__.rsplit(".", 2)[0]
-
 type CapabilityTemplate = tuple[str | None, CommandSpec]
 """An id suffix (None for the bare capability) and the command it stands for."""
 
@@ -35,8 +33,7 @@ type CapabilityTemplate = tuple[str | None, CommandSpec]
 @functools.cache
 def capability_table() -> dict[str, tuple[CapabilityTemplate, ...]]:
     """Return the shipped capability table, read once from package data."""
-    path = resources.files(_INTEGRATION_PACKAGE).joinpath("data", CAPABILITY_TABLE)
-    raw_table = json.loads(path.read_text(encoding="utf-8"))
+    raw_table = json.loads(package_text(CAPABILITY_TABLE))
     table: dict[str, tuple[CapabilityTemplate, ...]] = {}
     for capability, entries in raw_table.items():
         templates: list[CapabilityTemplate] = []

@@ -23,6 +23,15 @@ _SPACES = re.compile(r"\s+")
 _HAN = re.compile(r"[\u3400-\u9fff]")
 _LATIN = re.compile(r"[A-Za-z]")
 _INTEGRATION_PACKAGE = __name__.rsplit(".", 2)[0]
+LINKING_WORD = "的"
+"""The particle joining a modifier to what it narrows (卧室的窗帘, 外面的灯, 老人的房间)."""
+
+
+def package_text(file: str) -> str:
+    """Return a file of the integration's package data (``data/``), read as UTF-8."""
+    return resources.files(_INTEGRATION_PACKAGE).joinpath("data", file).read_text(encoding="utf-8")
+
+
 TRADITIONAL_TABLE = "traditional_characters.json"
 """Package data: Traditional (Taiwan, Hong Kong) characters → Simplified; tools/ builds it."""
 
@@ -30,8 +39,7 @@ TRADITIONAL_TABLE = "traditional_characters.json"
 @functools.cache
 def _simplified() -> dict[int, str]:
     """Return the translation table folding Traditional characters to Simplified, read once."""
-    path = resources.files(_INTEGRATION_PACKAGE).joinpath("data", TRADITIONAL_TABLE)
-    characters: dict[str, str] = json.loads(path.read_text(encoding="utf-8"))["characters"]
+    characters: dict[str, str] = json.loads(package_text(TRADITIONAL_TABLE))["characters"]
     return str.maketrans(characters)
 
 
@@ -87,8 +95,7 @@ class WordFolding:
 @functools.cache
 def _variants() -> WordFolding:
     """Return the word folding of the shipped variants file, read and checked once."""
-    path = resources.files(_INTEGRATION_PACKAGE).joinpath("data", VARIANTS_FILE)
-    return WordFolding.from_sections(yaml.safe_load(path.read_text(encoding="utf-8")) or {})
+    return WordFolding.from_sections(yaml.safe_load(package_text(VARIANTS_FILE)) or {})
 
 
 def variant_words() -> frozenset[str]:

@@ -32,7 +32,7 @@ from custom_components.context_retrieval.core.models import (
     Command,
     Quantifier,
 )
-from custom_components.context_retrieval.core.text import compact, has_han, has_latin
+from custom_components.context_retrieval.core.text import LINKING_WORD, compact, has_han, has_latin
 
 if TYPE_CHECKING:
     from collections.abc import Collection, Iterable, Mapping, Sequence
@@ -465,8 +465,6 @@ _REQUEST_PARTICLES = frozenset({"吧", "就好", "就行", "好了"})
 _NOT_YET = "未"
 """Ending a clause, it asks whether something has happened (Cantonese 开咗未: 开了没)."""
 _CLAUSE_END_KINDS = frozenset({_Kind.SEP, _Kind.FILLER, _Kind.ASK})
-_ATTRIBUTIVE = "的"
-"""Joins a modifier to the noun it narrows (外面的灯)."""
 _HALF = "半"
 """After a number with its unit (二十三度半, 两档半): half a unit more."""
 _FRACTION_PATTERN = re.compile(r"([一二两三四五六七八九十])分之([一二两三四五六七八九])")
@@ -514,7 +512,7 @@ class _Clause:
 
 
 MIN_ROOM_TAIL = 2
-"""Characters of a room's name a device name must start with to be called by the room (走廊灯, 二楼走廊)."""
+"""Characters a name needs before its kind word to be called by its room's end (走廊灯, 二楼走廊)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -608,7 +606,7 @@ class OfflineParser:
             full = compact(device_name)
             key = room_keys.strip(full)
             if key != full:
-                key = key.strip(_ATTRIBUTIVE)  # 爷爷奶奶屋的灯 without its room is 灯, not 的灯
+                key = key.strip(LINKING_WORD)  # 爷爷奶奶屋的灯 without its room is 灯, not 的灯
             if key != full and key in ATTRIBUTE_WORDS:
                 continue  # 主卧湿度 without its room is the attribute 湿度 (湿度设到55), not a name
             if key and key not in names:
@@ -1430,7 +1428,7 @@ def _phrases(tokens: Sequence[_Token]) -> list[tuple[list[_Token], list[str]]]:
             else:
                 phrases.append(held)
             held = None
-        if heads and token.kind is _Kind.FILLER and token.text == _ATTRIBUTIVE and not modifier:
+        if heads and token.kind is _Kind.FILLER and token.text == LINKING_WORD and not modifier:
             held = ([*run[: heads[-1] + 1]], rooms)
             rooms, pending = [], []
         elif heads:
@@ -1439,7 +1437,7 @@ def _phrases(tokens: Sequence[_Token]) -> list[tuple[list[_Token], list[str]]]:
         elif token.kind is _Kind.FILLER:
             # 外面的灯, 老婆那边的床头灯: unknown words before 的 narrow the next name, never dropped.
             pending = run or pending
-            modifier = pending if token.text == _ATTRIBUTIVE else modifier
+            modifier = pending if token.text == LINKING_WORD else modifier
         else:
             modifier, pending = [], []
         run = []
@@ -1528,7 +1526,7 @@ def _called_off(tokens: Sequence[_Token]) -> bool:
     said = [token for token in tokens if token.kind is not _Kind.FILLER or token.text == _NO_LONGER]
     return (
         len(said) >= len(_CALLED_OFF)
-        and [token.kind for token in said[-3:]] == list(_CALLED_OFF)
+        and [token.kind for token in said[-len(_CALLED_OFF) :]] == list(_CALLED_OFF)
         and said[-1].text == _NO_LONGER
         and not any(token.kind is _Kind.WHEN for token in said)
     )
