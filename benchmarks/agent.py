@@ -61,8 +61,10 @@ SETS: tuple[tuple[str, str], ...] = (
     ("agent_m", "agent_m (tuned on after its first measurements, in issue 13's fourth session)"),
     ("agent_n", "agent_n (tuned on in issue 13's fifth session)"),
     ("agent_o", "agent_o (a home of 243 entities, tuned on in issue 13's fifth session)"),
-    ("agent_p", "agent_p (held-out: its misses never read)"),
-    ("agent_q", "agent_q (held-out: its misses never read)"),
+    ("agent_p", "agent_p (held-out in issue 13's fifth session, tuned on in its sixth)"),
+    ("agent_q", "agent_q (held-out in issue 13's fifth session, tuned on in its sixth)"),
+    ("agent_r", "agent_r (held-out: its misses never read)"),
+    ("agent_s", "agent_s (held-out: its misses never read)"),
 )
 """The sets run, in the order they were written: each says whether its misses were read while tuning."""
 SEALED = "agent_e"

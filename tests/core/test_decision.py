@@ -780,3 +780,80 @@ def test_a_device_said_and_then_called_it_is_acted_on_once_and_not_read():
     assert decision.readings == ()
     on = result(Command(a="打开", s="储物间", n="灯"), device("light.s", TURN_ON.id, "room_hit"))
     assert decide([on, it], {lamp.id: lamp}, "储物间灯开了，关掉它").outcome is Outcome.ASK  # which?
+
+
+def test_a_room_and_the_end_of_a_name_call_the_device_there():
+    """餐厅的吊灯: the room's 饭桌吊灯; 吊灯 said without the room calls nothing it does not end."""
+    home = {
+        "light.d": Device(id="light.d", name="饭桌吊灯", room="餐厅", category="Light", commands=[TURN_ON]),
+    }
+    found = result(
+        Command(a="打开", s="餐厅", n="吊灯", t="Light"),
+        device("light.d", TURN_ON.id, "room_hit", "type_hit"),
+    )
+    assert [a.device_ids for a in decide([found], home, "餐厅的吊灯打开").actions] == [("light.d",)]
+    unnamed = result(Command(a="打开", n="吊灯", t="Light"), device("light.d", TURN_ON.id, "type_hit"))
+    assert decide([unnamed], home, "吊灯打开").reason is AskReason.NOT_FOUND
+
+
+def test_a_word_of_a_models_name_and_the_kind_call_that_device():
+    """米家空调: the air conditioner whose device is a Xiaomi 米家 model; 卧室灯 is no word of 卧室大灯."""
+    cool = CommandSpec(id="climate.turn_on", description="打开空调")
+    home = {
+        "climate.k": Device(
+            id="climate.k",
+            name="桐桐房空调",
+            room="桐桐房间",
+            category="AirConditioner",
+            commands=[cool],
+            aliases=["Xiaomi 米家 新一级 KFR-35GW"],
+        ),
+        "climate.m": Device(
+            id="climate.m", name="美的空调", room="主卧", category="AirConditioner", commands=[cool]
+        ),
+    }
+    close = [device("climate.m", cool.id, "name_partial"), device("climate.k", cool.id, "name_partial")]
+    found = result(Command(a="打开", n="米家空调", t="AirConditioner"), *close, hint="multiple_close_matches")
+    assert [a.device_ids for a in decide([found], home, "米家空调打开").actions] == [("climate.k",)]
+    lights = {
+        "light.m": Device(
+            id="light.m",
+            name="主卧灯",
+            room="主卧",
+            category="Light",
+            commands=[TURN_ON],
+            aliases=["卧室大灯"],
+        ),
+        "light.s": Device(id="light.s", name="次卧灯", room="次卧", category="Light", commands=[TURN_ON]),
+    }
+    close = [device("light.m", TURN_ON.id, "name_partial"), device("light.s", TURN_ON.id, "name_partial")]
+    vague = result(Command(a="关闭", n="卧室灯", t="Light"), *close, hint="multiple_close_matches")
+    assert decide([vague], lights, "把卧室灯关掉").outcome is Outcome.ASK
+
+
+def test_a_device_kept_for_an_unfamiliar_action_is_a_guess_only_when_chosen():
+    """风扇 names the exhaust fan too, kept though it has no speed: the fan chosen is no guess."""
+    speed = CommandSpec(
+        id="fan.set_percentage:percentage",
+        description="设置风扇速度",
+        value_range={"minimum": 0, "maximum": 100, "step": 25, "unit": "%"},
+    )
+    home = {
+        "fan.f": Device(
+            id="fan.f", name="电风扇", room="客厅", category="Fan", commands=[speed], aliases=["风扇"]
+        )
+    }
+    chosen = device("fan.f", speed.id, "alias_hit")
+    other = result(
+        Command(a="设置风速=2档", n="风扇", t="Fan"),
+        chosen,
+        meta={"kept_for_unfamiliar_action": 1, "kept_unfamiliar": ["fan.x"]},
+    )
+    decision = decide([other], home, "风扇开二档")
+    assert [(a.device_ids, a.value) for a in decision.actions] == [(("fan.f",), 50)]
+    itself = result(
+        Command(a="设置风速=2档", n="风扇", t="Fan"),
+        chosen,
+        meta={"kept_for_unfamiliar_action": 1, "kept_unfamiliar": ["fan.f"]},
+    )
+    assert decide([itself], home, "风扇开二档").reason is AskReason.NOT_FOUND

@@ -93,3 +93,27 @@ def test_a_lock_implied_by_the_verb_is_the_lock_just_mentioned():
     assert with_implied_target(lock, "锁上", "门锁", []) == lock
     assert with_implied_target(lock, "锁上", "门锁", ["SmartLock", "Light"]) == lock
     assert with_implied_target(lock, "把门锁锁上", "门锁", ["SmartLock"]) == lock
+
+
+def test_a_kind_said_without_a_room_is_the_last_rooms_when_it_has_one(home):
+    """卧室好冷 then 把空调打开: the bedroom's air conditioner (named 美的); 所有空调 stays every one."""
+    from custom_components.context_retrieval.core.models import Device
+    from custom_components.context_retrieval.core.pipeline import retrieve
+
+    ac = next(d for d in home if d.id == "ac-1")
+    bedroom_ac = Device(id="ac-2", name="美的", room="卧室", category="AirConditioner", commands=ac.commands)
+    devices = [*home, bedroom_ac]
+    state = ConversationState()
+    retrieve("卧室的空调开着吗", devices, None, state)
+    (result,) = retrieve("把空调打开", devices, None, state)
+    assert result.command.s == "卧室"
+    assert members(result) == ["ac-2"]
+    (every,) = retrieve("所有空调都打开", devices, None, state)
+    assert every.command.s == "*"
+    bedroom_only = with_frame(
+        Command(a="打开", n="窗帘", t="Blind"),
+        Command(a="打开", s="卧室", n="灯"),
+        "窗帘打开",
+        lambda _room, _name: False,
+    )
+    assert bedroom_only.s == "*"  # no curtain in the bedroom: the name is not scoped to it

@@ -63,6 +63,13 @@ def test_a_word_heard_with_sounds_people_confuse_is_read_as_the_home_word(heard,
     assert sounds.word_like(heard) == meant
 
 
+def test_a_shared_word_written_another_way_is_alike_by_its_own_spelling():
+    """能气 (n/l) is 冷气, which the engine reads as 空调: the character in common is 气 of 冷气."""
+    sounds = SoundIndex.build(["客厅冷气"], shared=["冷气"])
+    assert sounds.respell("能气调到二十四度") == ("空调调到二十四度", {"能气": "空调"})
+    assert sounds.respell("能调到二十四度") == ("能调到二十四度", {})
+
+
 def test_a_likeness_needs_a_character_in_common_and_one_word_it_fits():
     assert SoundIndex.build(["书房"]).word_like("苏方") is None  # su fang, but nothing in common
     assert SoundIndex.build(["书房", "输房"]).word_like("苏房") is None  # two words alike: which?

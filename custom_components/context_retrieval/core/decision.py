@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from .arguments import ArgumentProblem, command_argument
 from .fusion import takes_argument
-from .gating import DEVICE_WORDS, TYPE_WORDS, is_type_word
+from .gating import DEVICE_WORDS, GENERIC_TYPE_WORDS, TYPE_WORDS, in_category, is_type_word
 from .models import (
     ANY_NAME,
     ANY_ROOM,
@@ -540,9 +540,7 @@ def _unclear_target(
         return _which(AskReason.WHICH_DEVICE, result, devices)
     device = devices.get(top.entity_id) if top.entity_kind == "device" else None
     said_name = _says_name(device, text) and not _says_more(device, result.command.n)
-    if any(key in result.meta for key in GUESSED) or (
-        not said_name and _name_unmatched(result, top, devices)
-    ):
+    if _guessed(result, top, targets) or (not said_name and _name_unmatched(result, top, devices)):
         return _which(AskReason.NOT_FOUND, result, devices)
     untyped = result.command.t == UNKNOWN_CATEGORY
     if (
@@ -557,6 +555,24 @@ def _unclear_target(
     if len(rooms) > 1 and _whole_home_unasked(result, top, text):
         return _which_room(rooms, result, top, targets, devices)
     return None
+
+
+def _guessed(result: RetrievalResult, top: Candidate, targets: tuple[str, ...]) -> bool:
+    """Return True when the search guessed what was meant, about the devices chosen.
+
+    A device kept for an action none of its commands is like (风扇 naming the exhaust fan too)
+    makes a guess only when it is one of those chosen.
+    """
+    kept = result.meta.get("kept_unfamiliar")
+    return any(
+        key in result.meta
+        and not (
+            key == "kept_for_unfamiliar_action"
+            and isinstance(kept, list)
+            and not set(kept) & {top.entity_id, *targets}
+        )
+        for key in GUESSED
+    )
 
 
 def _count_unlike(quantifier: Quantifier, mentioned: int) -> bool:
@@ -774,10 +790,16 @@ def _holding_name_said(result: RetrievalResult, devices: Mapping[str, Device]) -
     holding = [
         candidate
         for candidate in close_matches(result.candidates)
-        if (device := devices.get(candidate.entity_id)) is not None
-        and any(wanted in compact(n) for n in (device.name, *device.aliases) if n)
+        if (device := devices.get(candidate.entity_id)) is not None and _holds_name(device, wanted)
     ]
     return holding[0] if len(holding) == 1 else None
+
+
+def _holds_name(device: Device, wanted: str) -> bool:
+    """Return True when one of the device's names holds ``wanted``, or it is a word of one and its kind."""
+    return any(wanted in compact(n) for n in (device.name, *device.aliases) if n) or _word_and_kind(
+        device, wanted
+    )
 
 
 def _named_in_text(result: RetrievalResult, devices: Mapping[str, Device], text: str) -> Candidate | None:
@@ -838,16 +860,21 @@ def _name_unmatched(result: RetrievalResult, top: Candidate, devices: Mapping[st
         return True
     if top.entity_kind != "device" or command.n in {ANY_NAME, LAST_MENTIONED} or is_type_word(command.n):
         return False
-    return not NAME_REASONS & reasons and not _is_called(devices.get(top.entity_id), command.n)
+    in_room = bool(included)  # the room was said and holds the device
+    return not NAME_REASONS & reasons and not _is_called(
+        devices.get(top.entity_id), command.n, in_room=in_room
+    )
 
 
-def _is_called(device: Device | None, name: str) -> bool:
+def _is_called(device: Device | None, name: str, *, in_room: bool = False) -> bool:
     """Return True when ``name`` calls the device: a name or alias, with or without its room, or its own part.
 
     主灯 calls 客厅主灯; 排风扇 calls 二楼排风扇; 爸爸 and 妈妈的灯 call 主卧妈妈床头灯, 冰箱插座 not
-    鱼缸插座. A name of three characters or more calls a device whose name ends with it. A part is
-    its own when, without the type word it ends with, it is two characters or more of one of
-    the device's names, and that name holds the type word too.
+    鱼缸插座. A name of three characters or more calls a device whose name ends with it, of two
+    when its room was said too (餐厅的吊灯 for 饭桌吊灯, 书房的台灯 for 书桌台灯). A part is its
+    own when, without the type word it ends with, it is two characters or more of one of the
+    device's names, and that name holds the type word too. A word of a name (a brand in a
+    model's name, Xiaomi 米家 KFR-35GW) and its category's word call it too (米家空调).
     """
     if device is None:
         return False
@@ -858,11 +885,27 @@ def _is_called(device: Device | None, name: str) -> bool:
         full = compact(called)
         if wanted in {full, full.replace(room, "") if room else full}:
             return True
-        if len(wanted) > MIN_NAME_LENGTH and full.endswith(wanted) and not is_type_word(wanted):
+        shortest = MIN_NAME_LENGTH if in_room else MIN_NAME_LENGTH + 1
+        if len(wanted) >= shortest and full.endswith(wanted) and not is_type_word(wanted):
             return True  # 排风扇 for 二楼排风扇: the head of the name, its modifiers left unsaid
         if len(part) >= MIN_NAME_LENGTH and part in full and kind in full and not is_type_word(part):
             return True
-    return False
+    return _word_and_kind(device, wanted)
+
+
+def _word_and_kind(device: Device, wanted: str) -> bool:
+    """Return True when ``wanted`` is a word of one of the device's names and its category's word.
+
+    米家空调 for an air conditioner whose model is a Xiaomi 米家 KFR-35GW.
+    """
+    kind = max((word for word in GENERIC_TYPE_WORDS if wanted.endswith(word)), key=len, default="")
+    part = wanted.removesuffix(kind)
+    return (
+        bool(kind)
+        and len(part) >= MIN_NAME_LENGTH
+        and in_category(device.category, GENERIC_TYPE_WORDS[kind])
+        and any(part in normalize(name).split() for name in (device.name, *device.aliases) if name)
+    )
 
 
 def _without_subsumed(actions: list[Action]) -> list[Action]:

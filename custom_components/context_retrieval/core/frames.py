@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from .gating import CATEGORY_WORDS, is_type_word
 from .models import ANY_NAME, ANY_ROOM, LAST_MENTIONED, UNKNOWN_ACTION, UNKNOWN_CATEGORY, Command, Quantifier
+from .search import says_all
 from .text import compact
 
 if TYPE_CHECKING:
@@ -22,12 +23,12 @@ FOLLOW_UP_MARKERS = ("也", "一样", "还有", "呢", "同样", "照样")
 """Words that say an utterance goes on from the last one (也, 呢): it may leave the rest unsaid."""
 
 
-type CalledInRoom = Callable[[str, str], bool]
-"""Whether a device in a room (or floor) word is called by a name."""
+type CalledInRoom = Callable[[str, str], int]
+"""How many devices in a room (or floor) word are called by a name."""
 
 
-def _anywhere(_room: str, _name: str) -> bool:
-    return True
+def _anywhere(_room: str, _name: str) -> int:
+    return 1
 
 
 def with_frame(
@@ -38,10 +39,15 @@ def with_frame(
     A name carried to a room where nothing is called so becomes its kind: 那厨房呢 after 客厅大灯关了
     is about the kitchen's light, the kitchen having no 大灯.
     """
-    if last is None or last.a == UNKNOWN_ACTION or last.n in {ANY_NAME, LAST_MENTIONED}:
+    if last is None:
         return command
     said = compact(text)  # in any variety: Cantonese 纱帘都系 is 纱帘也一样
     goes_on = any(marker in said for marker in FOLLOW_UP_MARKERS)
+    if (command.a != UNKNOWN_ACTION or goes_on) and _in_the_last_room(command, last, said, called):
+        # 书房好冷 then 把空调开起: the study's air conditioner, not every one in the home
+        command = replace(command, s=last.s)
+    if last.a == UNKNOWN_ACTION or last.n in {ANY_NAME, LAST_MENTIONED}:
+        return command
     rooms_only = (
         command.n == ANY_NAME
         and command.t == UNKNOWN_CATEGORY
@@ -60,6 +66,25 @@ def with_frame(
     if command.a == UNKNOWN_ACTION and command.n not in {ANY_NAME, LAST_MENTIONED} and goes_on:
         return replace(command, a=last.a)
     return command
+
+
+def _in_the_last_room(command: Command, last: Command, said: str, called: CalledInRoom) -> bool:
+    """Return True when a command naming a device but no room is about the rooms of the last one.
+
+    That is when the last command named rooms, each has one device called by the name said, and
+    the utterance asks for no whole set (所有空调). Where a room has several (打开那个灯 after
+    客厅温度多少, with three lights there), which is meant stays a question.
+    """
+    rooms = last.s.split(",")
+    return (
+        command.s == ANY_ROOM
+        and command.n not in {ANY_NAME, LAST_MENTIONED}
+        and compact(command.n) in said
+        and last.s != ANY_ROOM
+        and not any(room.startswith("!") for room in rooms)
+        and not says_all(said)
+        and all(called(room, command.n) == 1 for room in rooms)
+    )
 
 
 CORRECTION_PARTICLES = frozenset("的那个吧呢啊呀嘛是")

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .embedding import Embedder, default_embedder
-from .gating import CATEGORIES, TYPE_WORDS, in_category
+from .gating import CATEGORIES, GENERIC_TYPE_WORDS, TYPE_WORDS, in_category
 from .keyword import KeywordIndex
 from .parsing import OfflineParser, build_system_prompt
 from .parsing.offline import LEXICON_WORDS, DeviceCalls
@@ -56,15 +56,25 @@ class HomeIndex:
     latin_names: LatinNames
     """Device names and aliases written in Latin letters, for English names misheard (home pot)."""
 
-    def calls_in_room(self, room: str, name: str) -> bool:
-        """Return True when a device in ``room`` (a room or floor word) has a name holding ``name``."""
+    def calls_in_room(self, room: str, name: str) -> int:
+        """Return how many devices in ``room`` (a room or floor word) are called ``name``.
+
+        By a name holding it or, for a type word, by their category (空调: the study's 书房奥克斯).
+        """
         word, wanted = compact(room), compact(name)
         ids = self.rooms.floor_index.get(word) or (
             (self.rooms.room_index[word],) if word in self.rooms.room_index else ()
         )
-        return any(
-            int(room_id) in ids and any(wanted in name for name in names)
-            for names, room_id in zip(self.keywords.names, self.rooms.room_ids, strict=True)
+        category = GENERIC_TYPE_WORDS.get(wanted)
+        return sum(
+            int(room_id) in ids
+            and (
+                any(wanted in name for name in names)
+                or (category is not None and in_category(device.category, category))
+            )
+            for names, room_id, device in zip(
+                self.keywords.names, self.rooms.room_ids, self.devices, strict=True
+            )
         )
 
     def covers(self, devices: Sequence[Device]) -> bool:

@@ -135,10 +135,10 @@ class SoundIndex:
     """Home words by their sound, to respell what speech recognition misheard."""
 
     words: frozenset[str]
-    by_sound: dict[SoundKey, str]
-    """A reading -> the home word with that reading (the first word wins a tie)."""
-    by_likeness: dict[SoundKey, frozenset[str]] = field(default_factory=dict)
-    """A folded reading -> the home words with that folded reading."""
+    by_sound: dict[SoundKey, tuple[str, str]]
+    """A reading -> the home word with that reading and its spelling read (the first word wins a tie)."""
+    by_likeness: dict[SoundKey, frozenset[tuple[str, str]]] = field(default_factory=dict)
+    """A folded reading -> the home words with that folded reading, each with its spelling read."""
     longest: int = field(default=0)
     first_sounds: frozenset[str] = frozenset()
     """The readings and folded readings a home word can start with: a span starting otherwise is not tried."""
@@ -163,14 +163,14 @@ class SoundIndex:
             if len(word) >= MIN_SOUND_WORD and all(map(has_han, word))
         }
         known = sorted({word for word, _ in spellings})
-        by_sound: dict[SoundKey, str] = {}
-        by_likeness: dict[SoundKey, set[str]] = {}
+        by_sound: dict[SoundKey, tuple[str, str]] = {}
+        by_likeness: dict[SoundKey, set[tuple[str, str]]] = {}
         # The word as written is heard too (电扇, which the engine reads as 风扇, heard as 垫扇).
         for word, said in sorted(spellings):
             for spelling in {word, said} if all(map(has_han, said)) else {word}:
                 for key in sound_keys(spelling):
-                    by_sound.setdefault(key, word)
-                by_likeness.setdefault(folded_key(spelling), set()).add(word)
+                    by_sound.setdefault(key, (word, spelling))
+                by_likeness.setdefault(folded_key(spelling), set()).add((word, spelling))
         first = frozenset(key[0] for key in by_likeness) | frozenset(key[0] for key in by_sound)
         everyday = frozenset(word for word in kept if word and word not in known)
         return cls(
@@ -192,18 +192,25 @@ class SoundIndex:
         if text in self.words or len(text) < MIN_SOUND_WORD:
             return None
         # Sorted: a set of readings iterates in an order that changes between runs (str hashing).
+        # A shared word is compared with the spelling heard: 能气 is 冷气 (read as 空调), sharing 气.
         same = next(
             (
                 word
                 for key in sorted(sound_keys(text))
-                if (word := self.by_sound.get(key)) and (word not in self.shared or _in_common(text, word))
+                if (found := self.by_sound.get(key))
+                for word, spelling in [found]
+                if word not in self.shared or _in_common(text, spelling)
             ),
             None,
         )
         if same is not None:
             return same
-        alike = [word for word in self.by_likeness.get(folded_key(text), ()) if _in_common(text, word)]
-        return alike[0] if len(alike) == 1 else None
+        alike = {
+            word
+            for word, spelling in self.by_likeness.get(folded_key(text), ())
+            if _in_common(text, spelling)
+        }
+        return next(iter(alike)) if len(alike) == 1 else None
 
     def respell_whole(self, text: str) -> tuple[str, dict[str, str]]:
         """Return a parsed slot respelled, only when it then reads as home words alone.

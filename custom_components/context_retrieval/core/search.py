@@ -294,6 +294,12 @@ class CommandSearch:
             unfamiliar &= np.isin(positions, list(named))
         if unfamiliar.any():
             self.meta["kept_for_unfamiliar_action"] = int(np.count_nonzero(unfamiliar))
+            kept = self.meta.setdefault("kept_unfamiliar", [])
+            kept.extend(
+                self.index.device_ids[int(p)]
+                for p in positions[unfamiliar]
+                if self.index.device_ids[int(p)] not in kept
+            )
             keep |= unfamiliar
         if len(positions) and not keep.any():
             self.meta["no_capable_device"] = True

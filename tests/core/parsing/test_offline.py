@@ -460,6 +460,26 @@ def test_verb_complements_and_helpers_are_read(text: str, expected: dict) -> Non
     assert [c.to_dict() for c in parse_offline(text, ROOMS, [*DEVICE_NAMES, "扫地机"])] == [expected]
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("风扇调到二段", "设置风速=2档"),  # Taiwan: 段 is a speed level (档, also written 挡)
+        ("风扇开到3挡", "设置风速=3档"),
+        ("风扇调到二档", "设置风速=2档"),
+    ],
+)
+def test_levels_are_said_with_any_of_their_words(text: str, expected: str) -> None:
+    assert [c.a for c in parse_offline(text, ROOMS, DEVICE_NAMES)] == [expected]
+
+
+@pytest.mark.parametrize("text", ["咁開冷氣吖", "喔好啦 那窗帘也关上", "那好吧，关灯"])
+def test_then_so_and_ok_are_read_as_saying_nothing_to_do(text: str) -> None:
+    """Cantonese 咁 (then) and 吖 (a particle), 好啦 and 好吧 (OK then): nothing unread."""
+    commands, unread = OfflineParser.build(ROOMS, DEVICE_NAMES).read(text)
+    assert unread == ()
+    assert [c.a for c in commands] in (["打开"], ["关闭"])
+
+
 def test_words_the_parse_read_nothing_from_are_reported_only_in_clauses_that_act() -> None:
     """窗帘开个洞: 洞 says something the command does not; 我要出门, 把灯关了: the reason is no command."""
     parser = OfflineParser.build(ROOMS, DEVICE_NAMES)

@@ -362,8 +362,9 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     # sentence-final particles of colloquial, Cantonese and Malaysian speech (校到50度啦, 关咗咯)
     **_words(_Kind.FILLER, "啦", "喇", "咯", "啰", "嘛", "哦", "喔", "噢", "呗", "嘞", "哇", "哟", "咧"),
     **_words(_Kind.FILLER, *_PLURAL_WORDS),
-    # 那关了吧, 算了，还是关上吧: "then", "never mind", "after all" say no target.
+    # 那关了吧, 算了，还是关上吧, 好吧: "then", "never mind", "after all", "OK" say no target.
     **_words(_Kind.FILLER, "那", "那就", "还是", "算了", "就行", "就好", "好了", "就可以", "可以了", "先"),
+    **_words(_Kind.FILLER, "好啦", "好吧"),
     **_words(_Kind.FILLER, "那边", "这边", "家里", "家中", "屋里", "屋头"),
     # 其他屋的灯, 别的地方: a room in general, no name (a home's own rooms take precedence).
     **_words(_Kind.FILLER, "屋", "屋子", "地方"),
@@ -425,9 +426,9 @@ _CN_DIGITS = {"零": 0, "两": 2, **{char: value for value, char in enumerate("�
 _CN_NUMBER = "[零一二两三四五六七八九十百千]+"
 _NUMBER_PATTERNS: tuple[tuple[re.Pattern[str], str | None], ...] = (
     (re.compile(rf"百分之([0-9]+|{_CN_NUMBER})"), "%"),
-    (re.compile(r"([0-9]+(?:\.[0-9]+)?)(%|度|°c|°|档|k)?"), None),
+    (re.compile(r"([0-9]+(?:\.[0-9]+)?)(%|度|°c|°|档|挡|段|k)?"), None),
     (re.compile(rf"([0-9]+|{_CN_NUMBER})趴"), "%"),  # Taiwan: 三十趴 is 30 %
-    (re.compile(rf"({_CN_NUMBER})(度|档)"), None),
+    (re.compile(rf"({_CN_NUMBER})(度|档|挡|段)"), None),
     (
         re.compile(
             r"([一二两三四五六七八九][十百千](?:[零一二三四五六七八九][十百]?)*|十[一二三四五六七八九])()"
@@ -437,6 +438,8 @@ _NUMBER_PATTERNS: tuple[tuple[re.Pattern[str], str | None], ...] = (
 )
 """Value patterns: (regex, fixed unit or None to take the unit from group 2). A compound Chinese
 numeral (十五, 八十, 二十六) is a value without a unit; a lone 十 or 百 is not (百叶窗)."""
+_UNITS = {"°": "度", "°c": "度", "挡": "档", "段": "档"}
+"""Units written otherwise: 挡 and Taiwan's 段 (电扇开二段) are levels (档)."""
 _COUNT_PATTERN = re.compile(r"([0-9]+|[一二两三四五六七八九十]+)(个|盏|台|只|组|扇|部|套|路)")
 _SHARE_PATTERNS: tuple[tuple[re.Pattern[str], float], ...] = (
     (re.compile(r"([一二两三四五六七八九])成"), 10.0),
@@ -967,7 +970,7 @@ def _number_at(text: str, position: int) -> _Token | None:
             said = match.group(0)
             if unit and text.startswith(_HALF, match.end()) and "." not in value:
                 said, value = said + _HALF, f"{value}.5"  # 二十三度半: a half more
-            return _Token(_Kind.NUM, said, value, "度" if unit.startswith("°") else unit)
+            return _Token(_Kind.NUM, said, value, _UNITS.get(unit, unit))
     return None
 
 
