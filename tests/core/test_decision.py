@@ -39,6 +39,12 @@ MODE = CommandSpec(
     description="设置空调模式",
     value_list=[{"value": "cool", "description": "制冷"}, {"value": "heat", "description": "制热"}],
 )
+THREE_SPEEDS = CommandSpec(
+    id="fan.set_percentage:percentage",
+    description="设置风扇速度",
+    type="integer",
+    value_range={"minimum": 0, "maximum": 100, "step": 100 / 3, "unit": "%"},
+)
 TEMPERATURE = CommandSpec(id="state:current_temperature", description="当前温度", readable=True)
 SOURCE = CommandSpec(
     id="media_player.select_source:source",
@@ -115,6 +121,10 @@ def result(command: Command, *candidates: Candidate, hint: str | None = None, **
         ),  # the one value whose words hold what was said
         ("设置摆风=关闭", OSCILLATE, False, None),
         ("设置=dry模式", MODE, None, ArgumentProblem.UNKNOWN_VALUE),
+        # a fan of three speeds: Home Assistant's whole percentages, rounded down (67 % is the top speed)
+        ("设置风速=2档", THREE_SPEEDS, 66, None),
+        ("设置风速=最小", THREE_SPEEDS, 33, None),
+        ("设置风速=3档", THREE_SPEEDS, 100, None),
     ],
 )
 def test_the_value_an_action_gives_a_command(action, spec, value, problem):

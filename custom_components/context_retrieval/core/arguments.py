@@ -6,6 +6,7 @@ cannot read, or one outside the command's range, is a reason to ask instead of a
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
@@ -173,7 +174,7 @@ def _nth_step(number: float, value_range: dict[str, Any], *, coarser_than: float
         return None
     if not float(number).is_integer():
         return None
-    level = round(number * step, 2)
+    level = _whole_percent(number * step)
     return level if not isinstance(high, (int, float)) or level <= high + STEP_TOLERANCE else None
 
 
@@ -199,11 +200,19 @@ def _range_end(end: int, command: CommandSpec) -> Argument:
     if end < 0 and bound == 0:
         step = value_range.get("step")
         bound = (
-            step
+            _whole_percent(step)
             if isinstance(step, (int, float)) and step > 0
             else _SMALLEST_STEP.get(value_range.get("maximum"), 1)
         )
     return Argument(round(bound) if float(bound).is_integer() else bound)
+
+
+def _whole_percent(percent: float) -> int:
+    """Return a step's percentage as Home Assistant writes it: whole, rounded down (66 for 2 of 3 speeds).
+
+    Home Assistant reads 67 % of a three-speed fan as its top speed (it rounds up to a speed).
+    """
+    return math.floor(percent + STEP_TOLERANCE)
 
 
 def _relative_value(

@@ -466,10 +466,27 @@ def test_verb_complements_and_helpers_are_read(text: str, expected: dict) -> Non
         ("风扇调到二段", "设置风速=2档"),  # Taiwan: 段 is a speed level (档, also written 挡)
         ("风扇开到3挡", "设置风速=3档"),
         ("风扇调到二档", "设置风速=2档"),
+        ("空调风量开最小", "设置风速=最小"),  # 开 sets the attribute said before it
     ],
 )
 def test_levels_are_said_with_any_of_their_words(text: str, expected: str) -> None:
     assert [c.a for c in parse_offline(text, ROOMS, DEVICE_NAMES)] == [expected]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("帮我把插座插上", "打开"),  # plugged in: on
+        ("插座插起来", "打开"),
+        ("书房的窗帘拉上去", "打开"),  # a roller shade pulled up is open
+        ("晾衣架落嚟", "关闭"),  # Cantonese: come down
+        ("窗帘放低啲", "关闭"),
+        ("Put down the clothes rack please", "关闭"),  # English: 放下 the 晾衣架
+        ("Sorry, put it up again", "打开"),
+    ],
+)
+def test_plugging_in_and_pulling_up_or_letting_down_are_read(text: str, expected: str) -> None:
+    assert [c.a for c in parse_offline(text, ROOMS, [*DEVICE_NAMES, "晾衣架"])] == [expected]
 
 
 @pytest.mark.parametrize("text", ["咁開冷氣吖", "喔好啦 那窗帘也关上", "那好吧，关灯"])

@@ -158,10 +158,14 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     **_mapped(_Kind.ON, dict.fromkeys(("打开", "开启", "启动", "开", "点亮"), ACTION_ON)),
     **_mapped(_Kind.OFF, dict.fromkeys(("关闭", "关掉", "关上", "关了", "关", "熄灭", "断开"), ACTION_OFF)),
     **_mapped(_Kind.OFF, dict.fromkeys(("拔掉", "拔了", "断电"), ACTION_OFF)),  # unplug: off
-    # Curtains and blinds: 拉开/升起 open them, 拉上/合上/放下/降下 close them.
+    **_mapped(_Kind.ON, dict.fromkeys(("插上", "插起来", "插上电", "通电"), ACTION_ON)),  # plug in: on
+    # Curtains and blinds: 拉开/升起 open them (a roller shade 拉上去: up), 拉上/合上/放下/降下 close them.
     **_mapped(
         _Kind.ON,
-        dict.fromkeys(("拉开", "升起", "升起来", "收起", "收起来", "撑开", "升上去", "升上来"), ACTION_ON),
+        dict.fromkeys(
+            ("拉开", "升起", "升起来", "收起", "收起来", "撑开", "升上去", "升上来", "拉上去", "拉上来"),
+            ACTION_ON,
+        ),
     ),
     **_mapped(
         _Kind.OFF,
@@ -1178,7 +1182,19 @@ def _starts_new_action(tokens: Sequence[_Token], index: int, current: Sequence[_
         return index + 1 < len(tokens) and tokens[index + 1].kind is _Kind.SET
     if token.kind is _Kind.SET or (token.kind is _Kind.NUM and token.unit):
         preceding = current[-1] if current else None
-        return has_switch and preceding is not None and preceding.kind not in {_Kind.ATTR, _Kind.SET}
+        # 风量开最小: 开 sets the attribute said before it, no second action
+        sets_attribute = (
+            preceding is not None
+            and preceding.kind is _Kind.ON
+            and token.kind is _Kind.NUM
+            and any(t.kind is _Kind.ATTR for t in current)
+        )
+        return (
+            has_switch
+            and preceding is not None
+            and preceding.kind not in {_Kind.ATTR, _Kind.SET}
+            and not sets_attribute
+        )
     if token.kind in _VERB_KINDS:
         # 换到下一个频道: the verb says what to set; 灯是不是都关了: the state asked about;
         # 摇头关了: the verb switches the mode said.
