@@ -867,3 +867,50 @@ def test_a_device_kept_for_an_unfamiliar_action_is_a_guess_only_when_chosen():
         meta={"kept_for_unfamiliar_action": 1, "kept_unfamiliar": ["fan.f"]},
     )
     assert decide([itself], home, "风扇开二档").reason is AskReason.NOT_FOUND
+
+
+def test_it_said_of_devices_just_listed_is_the_one_an_action_on_what_runs_changes():
+    """把它关掉 after 哪几台空调开着: the one that runs; 把它打开 leaves open which of those that are off."""
+    off = CommandSpec(id="climate.turn_off", description="关闭空调")
+    on = CommandSpec(id="climate.turn_on", description="打开空调")
+    home = {
+        f"climate.{n}": Device(
+            id=f"climate.{n}", name=f"{n}空调", room=n, category="AirConditioner", commands=[on, off]
+        )
+        for n in "abc"
+    }
+    group = Group("group-1", "空调 (3)", list(home), off.id)
+
+    def found(action: str, capability: str) -> RetrievalResult:
+        command = Command(a=action, n="@last", q=Quantifier.ONE)
+        candidate = Candidate("group-1", "group", capability, 1, 0, 1, ["last_mentioned"])
+        return result(command, candidate, groups={"group-1": group})
+
+    def running(device_id: str) -> bool | None:
+        return device_id == "climate.b"
+
+    off_one = decide([found("关闭", off.id)], home, "把它关掉", running=running)
+    assert [a.device_ids for a in off_one.actions] == [("climate.b",)]
+    assert decide([found("打开", on.id)], home, "把它打开", running=running).outcome is Outcome.ASK
+
+
+def test_switching_what_is_already_so_asks_when_another_found_would_change():
+    """浴室的灯打开 finding 浴室灯, on, with the mirror light there off: which one is meant?"""
+    home = {
+        "light.b": Device(id="light.b", name="浴室灯", room="浴室", category="Light", commands=[TURN_ON]),
+        "light.m": Device(id="light.m", name="浴室镜灯", room="浴室", category="Light", commands=[TURN_ON]),
+    }
+    found = result(
+        Command(a="打开", s="浴室", n="灯", t="Light"),
+        device("light.b", TURN_ON.id, "room_hit", "type_hit"),
+        device("light.m", TURN_ON.id, "room_hit", "type_hit"),
+    )
+
+    def running(device_id: str) -> bool | None:
+        return device_id == "light.b"
+
+    assert decide([found], home, "浴室的灯打开", running=running).reason is AskReason.WHICH_DEVICE
+    assert [a.device_ids for a in decide([found], home, "浴室灯打开", running=running).actions] == [
+        ("light.b",)
+    ]  # called by its whole name: done as said
+    assert [a.device_ids for a in decide([found], home, "浴室的灯打开").actions] == [("light.b",)]

@@ -119,3 +119,15 @@ def test_a_question_whose_clause_would_be_empty_reads_the_whole_utterance():
     )
     assert query.text.strip()
     assert query.is_question
+
+
+def test_a_change_by_a_number_fits_a_range_by_its_unit_not_by_the_number():
+    """调高五度 on a water heater set between 30 and 75 °C: five degrees more, a setting of 5 °C is none."""
+    water = CommandSpec(
+        id="water_heater.set_temperature:temperature",
+        description="设置水温",
+        value_range={"minimum": 30, "maximum": 75, "unit": "°C"},
+    )
+    assert ActionValue.parse("调高温度=5C").fits(water)
+    assert not ActionValue.parse("设置温度=5C").fits(water)
+    assert not ActionValue.parse("调高亮度=5%").fits(water)

@@ -31,6 +31,7 @@ from .models import (
 )
 from .parsing.offline import (
     ACTION_OFF,
+    ACTION_ON,
     ACTION_PAUSE,
     ATTRIBUTE_WORDS,
     SETTING_PREFIX,
@@ -355,13 +356,34 @@ def _decide_one(
         return None
     if (meant := _meant(result, top, devices, text, settles)) is not None:
         top, targets = meant, (meant.entity_id,)
-    elif result.hint is not None:
-        return _which(_HINT_REASONS.get(result.hint, AskReason.WHICH_DEVICE), result, devices)
-    if top.entity_kind == "group" and relative_direction(result.command.a) is not None:
-        targets = _running_members(targets, running)  # 客厅的灯调暗一点: the lights that are on
+    # 客厅的灯关了 finding 楼上客厅灯, off, with 楼下客厅's lights on: which was meant?
+    if (meant is None and result.hint is not None) or _changes_nothing(result, top, devices, text, running):
+        reason = AskReason.WHICH_DEVICE if meant is not None else _HINT_REASONS.get(result.hint or "")
+        return _which(reason or AskReason.WHICH_DEVICE, result, devices)
+    targets = _the_ones_it_changes(result, top, targets, running, settles)
     return _unclear_target(result, top, targets, devices, text) or _action(
         result.command.a, top, targets, devices, turn, current
     )
+
+
+def _the_ones_it_changes(
+    result: RetrievalResult,
+    top: Candidate,
+    targets: tuple[str, ...],
+    running: RunningStates,
+    settles: RunningStates,
+) -> tuple[str, ...]:
+    """Return the targets an action said of what runs is meant for.
+
+    客厅的灯调暗一点: the lights that are on; 把它关掉 after 哪几台空调开着: of the air
+    conditioners just listed, the one that runs.
+    """
+    if top.entity_kind == "group" and relative_direction(result.command.a) is not None:
+        return _running_members(targets, running)
+    if "last_mentioned" in top.reasons and result.command.q == Quantifier.ONE:
+        one = _one_running(result.command.a, targets, settles)
+        return targets if one is None else (targets[one],)
+    return targets
 
 
 def _meant(
@@ -441,15 +463,45 @@ def _the_running_one(
     Turning off, adjusting or setting a value (关掉, 调高, 调到26度) is said of what runs;
     turning on is not settled this way (which of the devices that are off is still open).
     """
+    one = _one_running(result.command.a, [candidate.entity_id for candidate in candidates], running)
+    return None if one is None else candidates[one]
+
+
+def _changes_nothing(
+    result: RetrievalResult, top: Candidate, devices: Mapping[str, Device], text: str, running: RunningStates
+) -> bool:
+    """Return True when switching the device chosen changes nothing, while one found like it would change.
+
+    The device is already on (off) and was not called by its whole name; another of its kind
+    found by its name or room is off (on): the user likely means that one.
+    """
     action = result.command.a
+    device = devices.get(top.entity_id)
+    if top.entity_kind != "device" or device is None or action not in {ACTION_ON, ACTION_OFF}:
+        return False
+    wanted = action == ACTION_ON
+    if running(device.id) is not wanted or _says_name(device, text, MIN_NAME_LENGTH):
+        return False
+    return any(
+        candidate.entity_kind == "device"
+        and (other := devices.get(candidate.entity_id)) is not None
+        and other.category == device.category
+        and {"name_partial", "room_hit"} & set(candidate.reasons)
+        and running(other.id) is (not wanted)
+        for candidate in result.candidates[1:]
+    )
+
+
+def _one_running(action: str, device_ids: Sequence[str], running: RunningStates) -> int | None:
+    """Return the index of the one device that runs, for an action said of what runs, else None."""
     if not (
         action == ACTION_OFF or relative_direction(action) is not None or action.startswith(SETTING_PREFIX)
     ):
         return None
-    states = [running(candidate.entity_id) for candidate in candidates]
-    if len(candidates) < MIN_CHOICES or None in states or states.count(True) != 1:
+    states = [running(device_id) for device_id in device_ids]
+    if len(device_ids) < MIN_CHOICES or None in states or states.count(True) != 1:
         return None
-    return candidates[states.index(True)]
+    return states.index(True)
 
 
 def _acts_on_all_mentioned(result: RetrievalResult, devices: Mapping[str, Device]) -> bool:

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from .parsing.offline import EXTREME_VALUES
+from .parsing.offline import EXTREME_VALUES, relative_direction
 from .text import has_han, has_latin, unified
 
 if TYPE_CHECKING:
@@ -53,6 +53,8 @@ class ActionValue:
     """A value said in words (设置=紫色), which a command listing it holds."""
     unnamed: bool = False
     """True when the action names no setting (设置=50% for 开到一半 on a device of unknown kind)."""
+    change: bool = False
+    """True when the number is a change by it (调高温度=5C), not a value to set: no range need hold it."""
 
     @classmethod
     def parse(cls, action: str) -> ActionValue | None:
@@ -67,7 +69,8 @@ class ActionValue:
             # HDMI1, PS5: a number written onto a word is part of that word
             return cls(words=said.lower(), unnamed=unnamed) if said and said not in SWITCH_VALUES else None
         unit = match.group(2).lower() if match.group(2) else None
-        return cls(float(match.group(1)), unit, unnamed=unnamed)
+        change = relative_direction(key) is not None
+        return cls(float(match.group(1)), unit, unnamed=unnamed, change=change)
 
     def unit_fits(self, command: CommandSpec) -> bool:
         """Return True when the value has no unit, or one of the same kind as the command's range."""
@@ -87,11 +90,12 @@ class ActionValue:
         if self.number is None or not value_range:
             return False
         low, high = value_range.get("minimum"), value_range.get("maximum")
-        if isinstance(low, (int, float)) and self.number < low:
-            return False
-        if isinstance(high, (int, float)) and self.number > high:
-            return False
-        return self.unit is None or _unit_family(self.unit) == _unit_family(_range_unit(value_range))
+        # 调高五度 is five degrees more, whatever the range
+        held = self.change or (
+            (not isinstance(low, (int, float)) or self.number >= low)
+            and (not isinstance(high, (int, float)) or self.number <= high)
+        )
+        return held and self.unit_fits(command)
 
 
 def _range_unit(value_range: dict[str, object]) -> str | None:
