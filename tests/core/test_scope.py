@@ -132,12 +132,30 @@ def test_a_room_named_after_its_owner_is_said_by_the_owner():
     assert {"悦悦", "悦悦房", "悦悦屋", "女儿", "女儿房"} <= set(said["悦悦房间"])  # 女儿的房间: 女儿
     assert {"爷爷奶奶", "爷爷奶奶房"} <= set(said["老人房"])
     assert "楼下" not in said["老人房"]  # a floor's word stays the floor's
-    assert said["书房"] == ("麻将房",)  # 房 alone ends words of their own (厨房, 麻将房)
+    assert said["书房"] == ("麻将房", "书房间", "麻将房间")  # 房 alone ends words of their own (厨房, 麻将房)
     assert "客人" not in (*said["次卧"], *said["客房"])  # two rooms: whose?
     assert with_owner_words([Room("乐乐房间")], device_names=["乐乐"])[0].aliases == ()  # a device's name
 
 
-@pytest.mark.parametrize("raw", [{}, {"owned": ["房间"]}, {"owned": [], "said_with": ["房"]}, ["房间"]])
+def test_a_rooms_end_is_also_said_as_the_room_words_file_has_it():
+    """爷爷奶奶房间 for the room 爷爷奶奶房, 厨房间 for 厨房; a room already called so keeps its own."""
+    rooms = [Room("爷爷奶奶房"), Room("厨房"), Room("客房"), Room("客房间")]
+    said = {room.name: room.aliases for room in with_owner_words(rooms)}
+    assert "爷爷奶奶房间" in said["爷爷奶奶房"]
+    assert "厨房间" in said["厨房"]
+    assert "客房间" not in said["客房"]
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        {},
+        {"owned": ["房间"]},
+        {"owned": [], "said_with": ["房"]},
+        ["房间"],
+        {"owned": ["房间"], "said_with": ["房"], "ends_said": {"房": "房间"}},
+    ],
+)
 def test_a_malformed_room_words_file_is_refused(raw):
     with pytest.raises(RoomWordsError):
         OwnerWords.from_data(raw)

@@ -42,21 +42,32 @@ class OwnerWords:
 
     owned: tuple[str, ...]
     said_with: tuple[str, ...]
+    ends_said: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """A room word's end -> the ends it is also said with (房: 房间)."""
 
     @classmethod
     def from_data(cls, raw: object, where: str = ROOM_WORDS_FILE) -> OwnerWords:
-        """Return the words of ``{owned: [房间], said_with: [房间, 房]}``, or raise RoomWordsError."""
+        """Return the words of ``{owned: [房间], said_with: [房间, 房], ends_said: {房: [房间]}}``.
+
+        Raise RoomWordsError when the file is malformed.
+        """
         lists = []
         for key in ("owned", "said_with"):
             words = raw.get(key) if isinstance(raw, dict) else None
-            if (
-                not isinstance(words, list)
-                or not words
-                or not all(isinstance(w, str) and has_han(w) for w in words)
-            ):
+            if not _chinese_words(words):
                 raise RoomWordsError(f"{where}: expected {key}, a list of Chinese words")
             lists.append(tuple(sorted(words, key=len, reverse=True)))
-        return cls(*lists)
+        ends = raw.get("ends_said", {}) if isinstance(raw, dict) else None
+        if not isinstance(ends, dict) or not all(
+            isinstance(end, str) and has_han(end) and _chinese_words(said) for end, said in ends.items()
+        ):
+            raise RoomWordsError(f"{where}: expected ends_said, Chinese words each with a list of them")
+        return cls(*lists, ends_said={end: tuple(said) for end, said in ends.items()})
+
+
+def _chinese_words(words: object) -> bool:
+    """Return True for a non-empty list of strings holding Chinese characters."""
+    return isinstance(words, list) and bool(words) and all(isinstance(w, str) and has_han(w) for w in words)
 
 
 @functools.cache
@@ -69,7 +80,8 @@ def with_owner_words(rooms: Sequence[Room], device_names: Collection[str] = ()) 
 
     The part before an ``owned`` word of ``room_words.yaml`` becomes an alias, alone and with
     each ``said_with`` word, when it is two characters or more, the same for no other room, and
-    no floor's or device's name.
+    no floor's or device's name. A room word's end is also said as ``ends_said`` has it
+    (爷爷奶奶房间 for 爷爷奶奶房).
     """
     words = _owner_words()
     said = {compact(word) for room in rooms for word in (room.name, *room.aliases, *room.floor_names)}
@@ -93,6 +105,14 @@ def with_owner_words(rooms: Sequence[Room], device_names: Collection[str] = ()) 
             if owner == room.name
             for word in (stem, *(stem + suffix for suffix in words.said_with))
             if word not in said
+        ]
+        extra += [
+            full.removesuffix(end) + other
+            for full in map(compact, (room.name, *room.aliases))
+            for end, others in words.ends_said.items()
+            if full.endswith(end)
+            for other in others
+            if full.removesuffix(end) + other not in said
         ]
         result.append(replace(room, aliases=(*room.aliases, *dict.fromkeys(extra))) if extra else room)
     return result

@@ -489,6 +489,31 @@ def test_plugging_in_and_pulling_up_or_letting_down_are_read(text: str, expected
     assert [c.a for c in parse_offline(text, ROOMS, [*DEVICE_NAMES, "晾衣架"])] == [expected]
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("日立的空调开一下", cmd("打开", "*", "日立空调", "AirConditioner")),  # the Hitachi's air conditioner
+        ("跑步机的插座打开", cmd("打开", "*", "跑步机插座", "SmartPlug")),  # the treadmill's plug
+    ],
+)
+def test_a_type_word_after_a_devices_name_and_de_is_that_devices_kind(text: str, expected: dict) -> None:
+    """插座 and 空调 are also devices' names here: after 的 they still say the kind, not a second target."""
+    names = [*DEVICE_NAMES, "日立", "跑步机", "插座"]
+    assert [c.to_dict() for c in parse_offline(text, ROOMS, names)] == [expected]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("空调开的什么模式", [cmd("查询模式", "*", "空调", "AirConditioner", "all")]),  # no scene asked
+        ("空调换回制热", [cmd("设置模式=制热", "*", "空调", "AirConditioner", "all")]),  # back to
+        ("nvm 换回 heat", [cmd("设置=heat")]),  # never mind: no name
+    ],
+)
+def test_a_mode_asked_and_a_setting_changed_back_are_read(text: str, expected: list) -> None:
+    assert [c.to_dict() for c in parse_offline(text, ROOMS, DEVICE_NAMES)] == expected
+
+
 @pytest.mark.parametrize("text", ["咁開冷氣吖", "喔好啦 那窗帘也关上", "那好吧，关灯"])
 def test_then_so_and_ok_are_read_as_saying_nothing_to_do(text: str) -> None:
     """Cantonese 咁 (then) and 吖 (a particle), 好啦 and 好吧 (OK then): nothing unread."""

@@ -21,6 +21,7 @@ from custom_components.context_retrieval.core.gating import (
     GENERIC_TYPE_WORDS,
     TYPE_WORDS,
     is_borrowed_type_word,
+    is_type_word,
 )
 from custom_components.context_retrieval.core.models import (
     ANY_NAME,
@@ -194,6 +195,7 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
             "设定成",
         ),
         *("切换到", "切换为", "切换成", "切到", "切成", "换成", "换到", "转到"),
+        *("换回", "切回", "调回", "改回"),  # back to what it was (换回制热)
         *("拉到", "整到", "整成", "放到", "开成", "打开到", "关到"),  # 窗帘拉到一半; northern 整到26度
         "换",  # 星空灯换蓝色: change to
         # 调暗到30%: an adjustment verb with 到 sets the value, it does not move it by 30.
@@ -326,6 +328,9 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     ),
     **_mapped(_Kind.QUERY, dict.fromkeys(("几度", "多少度", "温度多少", "好多度"), TEMPERATURE_ATTRIBUTE)),
     **_mapped(_Kind.QUERY, dict.fromkeys(("几档", "几挡", "多少档"), "风速")),
+    **_mapped(
+        _Kind.QUERY, dict.fromkeys(("什么模式", "啥模式", "哪个模式"), "模式")
+    ),  # a mode asked, no scenes
     **_mapped(_Kind.QUERY, dict.fromkeys(("多少电", "还有多少电", "剩多少电", "还剩多少电"), "电量")),
     **_mapped(_Kind.ASK, dict.fromkeys(("吗", "么", "没", "没有", "了没", "了吗", "了没有"), "")),
     **_words(_Kind.ALL, "所有", "全部", "都", "每个", "全都", "每一个", "各个", "全屋", "全家", "一切"),
@@ -1442,7 +1447,10 @@ def _phrases(tokens: Sequence[_Token]) -> list[tuple[list[_Token], list[str]]]:
             continue
         heads = [i for i, part in enumerate(run) if part.kind in _HEAD_KINDS]
         if held is not None:
-            if len(run) == 1 and run[0].kind is _Kind.TYPE:
+            # 浇花的阀门; 跑步机的插座 and 日立的冷气, 插座 and 空调 also names of the home's devices
+            if len(run) == 1 and (
+                run[0].kind is _Kind.TYPE or (run[0].kind is _Kind.NAME and is_type_word(run[0].value))
+            ):
                 modifier, rooms, heads = held[0], [*held[1], *rooms], [0]
             else:
                 phrases.append(held)
