@@ -68,6 +68,14 @@ ENTITIES = (
     ),
     HomeEntity("media_player.tv", "电视", "on", TV_ATTRS, area="客厅", device_class="tv"),
     HomeEntity("light.hidden", "储藏室灯", "off", LIGHT_ATTRS, area="厨房", exposed=False),
+    HomeEntity(
+        "humidifier.bedroom_dehumidifier",
+        "除湿机",
+        "off",
+        {"min_humidity": 30, "max_humidity": 80, "humidity": 50},
+        area="卧室",
+        device_class="dehumidifier",
+    ),
 )
 
 

@@ -133,6 +133,21 @@ async def test_a_mode_and_a_temperature_are_both_set(loaded_entry, home: HomeAss
     assert made(calls) == [("climate.set_temperature", ["climate.living_ac"], {"temperature": 28})]
 
 
+async def test_a_setting_that_would_leave_a_dehumidifier_off_turns_it_on_first(
+    loaded_entry, home: HomeAssistant, calls
+):
+    """Home Assistant sets an off dehumidifier's target humidity and leaves it off: it is turned on first."""
+    turn_on = async_mock_service(home, "humidifier", "turn_on")
+    set_humidity = async_mock_service(home, "humidifier", "set_humidity")
+    await say(home, "除湿机湿度调到45")
+    assert [call.data["entity_id"] for call in turn_on] == [["humidifier.bedroom_dehumidifier"]]
+    assert [call.data["humidity"] for call in set_humidity] == [45]
+    home.states.async_set("humidifier.bedroom_dehumidifier", "on", {"min_humidity": 30, "max_humidity": 80})
+    await say(home, "除湿机湿度调到50")
+    assert len(turn_on) == 1  # on already: only the setting
+    assert [call.data["humidity"] for call in set_humidity] == [45, 50]
+
+
 async def test_a_share_said_in_words_sets_the_position(loaded_entry, home: HomeAssistant, calls):
     set_position = async_mock_service(home, "cover", "set_cover_position")
     await say(home, "车库门打开一半")

@@ -33,7 +33,7 @@ async def test_diagnostics_redact_keys_and_report_the_index(loaded_entry, home):
     assert "sk-secret" not in repr(diagnostics)
     assert "emb-secret" not in repr(diagnostics)
     index = diagnostics["index"]
-    assert index["devices"] == 8
+    assert index["devices"] == 9
     assert index["rooms"] == 4
     assert index["commands"] > 8
     assert "Light" in index["categories"]

@@ -31,6 +31,7 @@ def test_only_exposed_entities_become_devices(devices):
         "cover.garage_door",
         "sensor.living_temperature",
         "media_player.tv",
+        "humidifier.bedroom_dehumidifier",
     }
 
 

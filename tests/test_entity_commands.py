@@ -629,6 +629,11 @@ domains:
         ("features: [TURN_ON]", "options: preset_modes, values: {a: b}", "exclude each other"),
         ("features: [TURN_ON]", "named: {warm: 暖光}", "named points must be numbers"),
         ("zh: 打开风扇", "zh: '打开{noun}'", "has no nouns"),
+        (
+            "features: [TURN_ON]",
+            "features: [TURN_ON], turn_on_first: maybe",
+            "turn_on_first must be true or false",
+        ),
         ("  fan:", "  fann:", "not a Home Assistant domain"),
         (
             "features: [TURN_ON]}",
@@ -642,6 +647,14 @@ def test_a_mistake_in_the_spec_fails_loudly(old, new, error):
     assert old in VALID_DOMAIN
     with pytest.raises(CommandSpecError, match=re.escape(error)):
         load_command_spec(VALID_DOMAIN.replace(old, new))
+
+
+def test_settings_that_leave_an_entity_off_are_marked_to_turn_it_on_first():
+    """A dehumidifier's target humidity and mode leave it off; a light's brightness does not."""
+    assert entity_commands.turns_on_first("humidifier.set_humidity:humidity")
+    assert entity_commands.turns_on_first("humidifier.set_mode:mode")
+    assert not entity_commands.turns_on_first("light.turn_on:brightness_pct")
+    assert not entity_commands.turns_on_first("nosuchdomain.set:value")
 
 
 def test_the_shipped_spec_is_loaded_once_at_import():

@@ -60,7 +60,7 @@ def device(entry: MockConfigEntry, entity_id: str):
 
 
 async def test_setup_builds_the_index_of_the_exposed_entities(loaded_entry):
-    assert len(current(loaded_entry).devices) == 8
+    assert len(current(loaded_entry).devices) == 9
     assert loaded_entry.runtime_data.index.rebuilds == 0
 
 

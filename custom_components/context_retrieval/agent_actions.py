@@ -36,7 +36,7 @@ from .core.decision import (
 )
 from .core.models import LAST_MENTIONED, UNKNOWN_ACTION
 from .core.smartthings import InvalidCommandError, smartthings_command
-from .entity_commands import current_value
+from .entity_commands import current_value, turns_on_first
 from .retrieval import split_command_id
 
 if TYPE_CHECKING:
@@ -319,6 +319,7 @@ async def _async_run(
                 service_data: dict[str, Any] = {ATTR_ENTITY_ID: entities}
                 if field is not None:
                     service_data[field] = action.value
+                    await _async_turn_on_first(hass, action, entities, retrieval, user_input)
                 await hass.services.async_call(
                     domain, name, service_data, blocking=True, context=user_input.context
                 )
@@ -331,6 +332,36 @@ async def _async_run(
             LOGGER.info("The agent could not run %s on %s: %s", action.command.id, action.device_ids, err)
             return str(err) or type(err).__name__
     return None
+
+
+async def _async_turn_on_first(
+    hass: HomeAssistant,
+    action: Action,
+    entities: list[str],
+    retrieval: Retrieval,
+    user_input: conversation.ConversationInput,
+) -> None:
+    """Turn on the entities that are off before a setting that would leave them off.
+
+    除湿机湿度调到45 with the dehumidifier off: Home Assistant sets its target and it stays off.
+    Only entities that can be turned on are.
+    """
+    if not turns_on_first(action.command.id):
+        return
+    domain = action.command.id.partition(".")[0]
+    turn_on = f"{domain}.turn_on"
+    off = [
+        entity_id
+        for entity_id in entities
+        if (state := hass.states.get(entity_id)) is not None
+        and state.state == STATE_OFF
+        and (device := retrieval.home.by_id.get(entity_id)) is not None
+        and any(command.id == turn_on for command in device.commands)
+    ]
+    if off:
+        await hass.services.async_call(
+            domain, "turn_on", {ATTR_ENTITY_ID: off}, blocking=True, context=user_input.context
+        )
 
 
 def _done(actions: tuple[Action, ...], devices: Mapping[str, Device], replies: Replies) -> str:

@@ -33,7 +33,9 @@ DEFAULT_NOUN = "default"
 ATTRIBUTE_REFERENCE = "$"
 """Prefix of a range value read from the entity's attribute of that name."""
 RANGE_KEYS = ("minimum", "maximum", "step", "unit")
-_COMMAND_KEYS = frozenset({"service", "field", "zh", "en", "features", "color_modes", "type", "current"})
+_COMMAND_KEYS = frozenset(
+    {"service", "field", "zh", "en", "features", "color_modes", "type", "current", "turn_on_first"}
+)
 _CURRENT_KEYS = frozenset({"attribute", "maximum"})
 _READABLE_KEYS = frozenset({"attribute", "zh", "en", "type"})
 _VALUE_KEYS = frozenset({"range", "options", "values", "named"})
@@ -99,6 +101,8 @@ class Rule:
     """Where the entity shows the value the command sets (for a change relative to it)."""
     named: Labels | None = None
     """Points of the range said in words, by their number (2700: 暖光)."""
+    turn_on_first: bool = False
+    """True when the service leaves an entity that is off off: the agent turns it on first."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,6 +159,12 @@ def current_value(state: State | None, command_id: str) -> float | None:
     if rule is None or rule.current is None:
         return None
     return rule.current.read(state.attributes)
+
+
+def turns_on_first(command_id: str) -> bool:
+    """Return True when a command leaves an entity that is off off (set_humidity of a dehumidifier)."""
+    spec = DOMAIN_SPECS.get(command_id.partition(".")[0])
+    return spec is not None and any(rule.id == command_id and rule.turn_on_first for rule in spec.rules)
 
 
 def kind_for(facts: EntityFacts) -> str:
@@ -344,7 +354,16 @@ def _rule(
         fixed_values=raw.get("values") is not None,
         current=_current(raw.get("current"), where),
         named=_named(raw.get("named"), tables, where),
+        turn_on_first=_flag(raw, "turn_on_first", where),
     )
+
+
+def _flag(raw: Mapping[str, Any], key: str, where: str) -> bool:
+    """Return a boolean key of an entry (False when left out)."""
+    value = raw.get(key, False)
+    if not isinstance(value, bool):
+        raise CommandSpecError(f"{where}: {key} must be true or false")
+    return value
 
 
 def _named(raw: Any, tables: Mapping[str, Labels], where: str) -> Labels | None:

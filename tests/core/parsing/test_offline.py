@@ -507,10 +507,12 @@ def test_a_type_word_after_a_devices_name_and_de_is_that_devices_kind(text: str,
     [
         ("空调开的什么模式", [cmd("查询模式", "*", "空调", "AirConditioner", "all")]),  # no scene asked
         ("空调换回制热", [cmd("设置模式=制热", "*", "空调", "AirConditioner", "all")]),  # back to
+        ("空调再冷一点", [cmd("调低温度", "*", "空调", "AirConditioner", "all")]),  # colder: lower it
+        ("我在书房，风扇开一下", [cmd("打开", "书房", "风扇", "Fan")]),  # where the speaker is: the room
         ("nvm 换回 heat", [cmd("设置=heat")]),  # never mind: no name
     ],
 )
-def test_a_mode_asked_and_a_setting_changed_back_are_read(text: str, expected: list) -> None:
+def test_modes_asked_settings_changed_back_colder_and_where_i_am_are_read(text: str, expected: list) -> None:
     assert [c.to_dict() for c in parse_offline(text, ROOMS, DEVICE_NAMES)] == expected
 
 

@@ -238,6 +238,8 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     **_mapped(_Kind.ADJUST, dict.fromkeys(("大点声", "大声点", "大声一点", "大声些"), "调大音量")),
     **_mapped(_Kind.ADJUST, dict.fromkeys(("暖和一点", "暖和点", "暖一点", "暖和些"), "调高温度")),
     **_mapped(_Kind.ADJUST, dict.fromkeys(("凉快一点", "凉快点", "凉一点", "凉快些"), "调低温度")),
+    **_mapped(_Kind.ADJUST, dict.fromkeys(("冷一点", "冷一些", "冷些"), "调低温度")),  # 空调再冷一点
+    **_mapped(_Kind.ADJUST, dict.fromkeys(("热一点", "热一些", "热些"), "调高温度")),
     **_mapped(_Kind.ADJUST, dict.fromkeys(("小点声", "小声点", "小声一点", "小声些"), "调小音量")),
     **_words(_Kind.ATTR, "亮度", "风速", "音量", "遮光", "温度", "湿度", "状态", "电量", "色温", "吸力"),
     **_words(_Kind.ATTR, "功率", "用电量", "耗电量", "漏水", "有人", "烟雾", "角度", "叶片"),
@@ -374,6 +376,7 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     # 那关了吧, 算了，还是关上吧, 好吧: "then", "never mind", "after all", "OK" say no target.
     **_words(_Kind.FILLER, "那", "那就", "还是", "算了", "就行", "就好", "好了", "就可以", "可以了", "先"),
     **_words(_Kind.FILLER, "好啦", "好吧"),
+    **_words(_Kind.FILLER, "我在", "我现在在", "人在"),  # 我在健身房: where the speaker is
     **_words(_Kind.FILLER, "那边", "这边", "家里", "家中", "屋里", "屋头"),
     # 其他屋的灯, 别的地方: a room in general, no name (a home's own rooms take precedence).
     **_words(_Kind.FILLER, "屋", "屋子", "地方"),
@@ -680,6 +683,7 @@ class OfflineParser:
                 commands = _without_unacted(commands, previous, previous_action)
             elif previous and not clause.has_scope:
                 _inherit_rooms(targets, previous)
+                commands = _without_room_said_first(commands, previous, previous_action)
             _carry_exclusion(targets, carried, carried_names)  # 留筒灯，其他关掉: all but the downlight
             carried, carried_names = [], []
             unsettled = [replace(target, include=list(target.include)) for target in targets]
@@ -784,6 +788,18 @@ def _without_unacted(
     """
     if previous and action == UNKNOWN_ACTION:
         return commands[: -len(previous)]
+    return commands
+
+
+def _without_room_said_first(
+    commands: list[Command], previous: Sequence[_Target], action: str | None
+) -> list[Command]:
+    """Return the commands without the previous clause's if it said only rooms and no action.
+
+    我在健身房，电风扇开一下: the room said first is the command's, no command of its own.
+    """
+    if all(target.name == ANY_NAME for target in previous):
+        return _without_unacted(commands, previous, action)
     return commands
 
 
