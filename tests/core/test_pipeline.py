@@ -1009,3 +1009,29 @@ def test_a_bare_type_word_on_a_floor_is_the_floor_s_whole_set(home):
     (room,) = run(home, "客厅的灯关了", cmd("关闭", s="客厅", n="灯", t="Light"), index=index)
     assert result.meta["quantifier_from_text"] == "all"
     assert "quantifier_from_text" not in room.meta
+
+
+def test_stop_said_after_a_cover_moves_stops_it_and_a_switch_goes_off():
+    """客厅窗帘关上, then 停: the curtain stops (it is not closed again); 空调停掉 turns it off."""
+    stop = CommandSpec("cover.stop_cover", "停止窗帘")
+    curtain = Device(id="c", name="窗帘", room="客厅", category="Blind", commands=[OPEN, CLOSE, stop])
+    ac = Device(id="ac", name="空调", room="卧室", category="AirConditioner", commands=[ON, OFF, COOL])
+    state = ConversationState()
+    retrieve("客厅窗帘关上", [curtain, ac], None, state)
+    (stopped,) = retrieve("停", [curtain, ac], None, state)
+    assert (stopped.command.a, stopped.candidates[0].capability_id) == ("停止", "cover.stop_cover")
+    (off,) = retrieve("空调停掉", [curtain, ac], None, ConversationState())
+    assert off.candidates[0].capability_id == OFF.id
+
+
+def test_all_said_after_devices_mentioned_one_by_one_acts_on_each_of_them():
+    """主卫灯打开, 浴霸也开, 好了都关掉: the light and the heater (a switch), not every light of the home."""
+    heater = Device(id="heater", name="浴霸", room="主卫", category="Switch", commands=[ON, OFF])
+    home = [light("bath", "主卫灯", "主卫"), light("hall", "走廊灯", "走廊"), heater]
+    state = ConversationState()
+    retrieve("主卫灯打开", home, None, state)
+    retrieve("浴霸也开", home, None, state)
+    results = retrieve("好了都关掉", home, None, state)
+    decision = decide(results, {d.id: d for d in home}, "好了都关掉")
+    assert decision.outcome is Outcome.ACT
+    assert sorted(d for action in decision.actions for d in action.device_ids) == ["bath", "heater"]

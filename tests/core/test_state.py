@@ -4,7 +4,11 @@ from dataclasses import dataclass
 
 import pytest
 
-from custom_components.context_retrieval.core.state import DEFAULT_STATE_TTL_SECONDS, ConversationState
+from custom_components.context_retrieval.core.state import (
+    DEFAULT_STATE_TTL_SECONDS,
+    RECENT_MENTIONS,
+    ConversationState,
+)
 
 
 @dataclass
@@ -121,3 +125,17 @@ def test_returned_list_is_a_copy(state):
 
 def test_is_slotted():
     assert not hasattr(ConversationState(), "__dict__")
+
+
+def test_all_of_the_last_few_mentions_one_device_each_is_what_they_mentioned():
+    """主卫灯打开, 浴霸也开, then 好了都关掉: both; acting on one device of two found narrows that mention."""
+    state = ConversationState()
+    state.remember(["light.a", "light.mirror"])  # found two alike
+    state.remember(["light.a"])  # acted on one
+    state.remember(["switch.heater"])
+    assert state.recently_mentioned() == ["light.a", "switch.heater"]
+    for n in range(RECENT_MENTIONS):
+        state.remember([f"fan.{n}"])
+    assert state.recently_mentioned() == [f"fan.{n}" for n in range(RECENT_MENTIONS)]
+    state.clear()
+    assert state.recently_mentioned() == []

@@ -38,7 +38,14 @@ from .parsing.offline import (
     relative_direction,
     spoken_values,
 )
-from .search import CLOSE_MATCH_MARGIN, MULTIPLE_CLOSE_MATCHES, NO_TARGET, close_matches, says_all
+from .search import (
+    CLOSE_MATCH_MARGIN,
+    MULTIPLE_CLOSE_MATCHES,
+    NO_TARGET,
+    RECENT_REFERENCE,
+    close_matches,
+    says_all,
+)
 from .text import compact, has_latin, normalize
 
 if TYPE_CHECKING:
@@ -507,7 +514,12 @@ def _one_running(action: str, device_ids: Sequence[str], running: RunningStates)
 def _acts_on_all_mentioned(result: RetrievalResult, devices: Mapping[str, Device]) -> bool:
     """Return True for an action on all of what was mentioned before (把它们都关了 after 哪些灯开着)."""
     command = result.command
-    if command.n != LAST_MENTIONED or command.q != Quantifier.ALL or command.a == UNKNOWN_ACTION:
+    recent = result.meta.get("reference") == RECENT_REFERENCE  # 主卫灯打开, 浴霸也开, 好了都关掉
+    if (
+        (command.n != LAST_MENTIONED and not recent)
+        or command.q != Quantifier.ALL
+        or command.a == UNKNOWN_ACTION
+    ):
         return False
     if result.hint is not None or not result.candidates:
         return False
@@ -522,11 +534,13 @@ def _act_on_every_candidate(
 ) -> Decision | None:
     """Add the action on every candidate of the first one's category (each set with its command) to ``turn``.
 
-    哪些灯开着 also reads a plug named 植物灯; 它们 are the lights.
+    哪些灯开着 also reads a plug named 植物灯; 它们 are the lights. What the last few turns
+    mentioned one by one is all meant, whatever its kinds.
     """
     kinds = [{devices[d].category for d in _targets(c, result) if d in devices} for c in result.candidates]
+    every_kind = result.meta.get("reference") == RECENT_REFERENCE
     for candidate, kind in zip(result.candidates, kinds, strict=True):
-        if kind != kinds[0]:
+        if kind != kinds[0] and not every_kind:
             continue
         asked = _action(result.command.a, candidate, _targets(candidate, result), devices, turn, current)
         if asked is not None:

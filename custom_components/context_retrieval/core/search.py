@@ -85,6 +85,10 @@ def close_matches(candidates: Sequence[Candidate]) -> list[Candidate]:
     return [c for c in candidates if c.entity_kind == "device" and best - c.total_score < CLOSE_MATCH_MARGIN]
 
 
+RECENT_REFERENCE = "recent"
+"""``meta["reference"]`` of a set made of what the conversation's last few turns mentioned."""
+
+
 def says_all(text: str) -> bool:
     """Return True when the utterance has an all-word, in any variety (闩晒 is 全部关掉; 都系 has none)."""
     said = compact(text)
@@ -392,8 +396,12 @@ class CommandSearch:
         if not explicit and not implicit:
             return self._mentioned_but_left_out()
         positions = self._last_mentioned()
+        reference = "explicit" if explicit else "implicit"
+        if implicit and self.ir.quantifier == Quantifier.ALL and len(positions) == 1:
+            # 主卫灯打开, 浴霸也开, 好了都关掉: all is what the last few turns mentioned, one each
+            positions, reference = self._recently_mentioned(), RECENT_REFERENCE
         if positions:
-            self.meta["reference"] = "explicit" if explicit else "implicit"
+            self.meta["reference"] = reference
         else:
             self.meta["reference_unresolved"] = True
         return positions
@@ -401,6 +409,10 @@ class CommandSearch:
     def _last_mentioned(self) -> list[int]:
         """Return the positions of the devices the conversation last mentioned."""
         return [self.index.positions[i] for i in self.state.last_mentioned() if i in self.index.positions]
+
+    def _recently_mentioned(self) -> list[int]:
+        """Return the positions of the devices the conversation's last few turns mentioned."""
+        return [self.index.positions[i] for i in self.state.recently_mentioned() if i in self.index.positions]
 
     def _mentioned_but_left_out(self) -> list[int]:
         """Return the last-mentioned devices but those the set leaves out by name, when it leaves one out.

@@ -13,6 +13,8 @@ if TYPE_CHECKING:
 
 DEFAULT_STATE_TTL_SECONDS = 300.0
 """How long the last-mentioned devices stay resolvable (the seed's ~5 minute session)."""
+RECENT_MENTIONS = 3
+"""How many of the last mentions 都关掉 may gather (主卫灯打开, 浴霸也开, 好了都关掉: both)."""
 
 
 @dataclass(slots=True)
@@ -26,6 +28,7 @@ class ConversationState:
     _device_ids: tuple[str, ...] = field(default=(), init=False, repr=False)
     _command: Command | None = field(default=None, init=False, repr=False)
     _remembered_at: float = field(default=0.0, init=False, repr=False)
+    _recent: tuple[tuple[str, ...], ...] = field(default=(), init=False, repr=False)
 
     def remember(self, device_ids: Sequence[str], command: Command | None = None) -> None:
         """Remember the devices just mentioned (one device, or every member of a group) and the command.
@@ -37,9 +40,16 @@ class ConversationState:
             raise TypeError("remember() takes a sequence of device ids, not one string")
         if not device_ids:
             return
+        if self.clock() - self._remembered_at >= self.ttl_seconds:
+            self._recent = ()
         self._device_ids = tuple(dict.fromkeys(device_ids))
         self._command = command
         self._remembered_at = self.clock()
+        if self._recent and set(self._device_ids) <= set(self._recent[-1]):
+            # the agent acting on one of the devices just found narrows that mention
+            self._recent = (*self._recent[:-1], self._device_ids)
+        else:
+            self._recent = (*self._recent, self._device_ids)[-RECENT_MENTIONS:]
 
     def last_command(self) -> Command | None:
         """Return the command that mentioned the remembered devices, or None when none or expired."""
@@ -53,8 +63,15 @@ class ConversationState:
             return []
         return list(self._device_ids)
 
+    def recently_mentioned(self) -> list[str]:
+        """Return the devices of the last few mentions, oldest first, or an empty list when expired."""
+        if not self.last_mentioned():
+            return []
+        return list(dict.fromkeys(device_id for mention in self._recent for device_id in mention))
+
     def clear(self) -> None:
         """Forget the remembered devices."""
         self._device_ids = ()
         self._command = None
         self._remembered_at = 0.0
+        self._recent = ()

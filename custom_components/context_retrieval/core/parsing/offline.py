@@ -49,6 +49,8 @@ ACTION_LOCK = "锁定"
 ACTION_UNLOCK = "解锁"
 ACTION_PLAY = "播放"
 ACTION_PAUSE = "暂停"
+ACTION_STOP = "停止"
+"""停 and 停止: a moving cover or a running task stops; a device that only switches goes off."""
 LOCK_NAME = "门锁"
 """The target of a lock verb said without one (锁门, 上锁)."""
 DEFAULT_QUERY_ATTRIBUTE = "状态"
@@ -264,7 +266,7 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     **_words(_Kind.START, "开始"),
     **_words(_Kind.PAUSE, ACTION_PAUSE),
     **_words(_Kind.RESUME, "继续"),
-    **_words(_Kind.STOP, "停止", "停掉"),
+    **_words(_Kind.STOP, "停止", "停掉", "停", "停一停"),
     **_mapped(_Kind.PAUSE, dict.fromkeys(("停一下", "停下", "停下来"), ACTION_PAUSE)),
     **_words(_Kind.TASK, "烘干", "洗涤", "洗衣", "脱水", "漂洗", "清扫", "扫地", "拖地", "充电"),
     # 扫一下地, 拖下地: the task with 一下 inside it
@@ -1694,6 +1696,8 @@ def _switch_action(first: dict[_Kind, _Token]) -> str | None:
     part = first[_Kind.ATTR].value if _Kind.ATTR in first and first[_Kind.ATTR].value in PART_WORDS else ""
     if _Kind.ON in first or _Kind.START in first:
         return ACTION_ON + part
+    if _Kind.STOP in first and _Kind.OFF not in first and not part:
+        return ACTION_STOP
     if _Kind.OFF in first or _Kind.STOP in first or _Kind.CANCEL in first:
         return ACTION_OFF + part
     for kind in (_Kind.PAUSE, _Kind.RESUME):
