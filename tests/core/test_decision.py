@@ -39,6 +39,16 @@ MODE = CommandSpec(
     description="设置空调模式",
     value_list=[{"value": "cool", "description": "制冷"}, {"value": "heat", "description": "制热"}],
 )
+FAN_MODES = CommandSpec(
+    id="climate.set_fan_mode:fan_mode",
+    description="设置风速",
+    value_list=[
+        {"value": "auto", "description": "自动风"},
+        {"value": "high", "description": "高风"},
+        {"value": "low", "description": "低风"},
+        {"value": "medium", "description": "中风"},
+    ],
+)
 THREE_SPEEDS = CommandSpec(
     id="fan.set_percentage:percentage",
     description="设置风扇速度",
@@ -125,6 +135,10 @@ def result(command: Command, *candidates: Candidate, hint: str | None = None, **
         ("设置风速=2档", THREE_SPEEDS, 66, None),
         ("设置风速=最小", THREE_SPEEDS, 33, None),
         ("设置风速=3档", THREE_SPEEDS, 100, None),
+        # the ends of a list, by the words that rank its values (自动风 is no end)
+        ("设置风速=最大", FAN_MODES, "high", None),
+        ("设置风速=最小", FAN_MODES, "low", None),
+        ("设置模式=最大", MODE, None, ArgumentProblem.UNKNOWN_VALUE),  # 制冷 and 制热 rank nothing
     ],
 )
 def test_the_value_an_action_gives_a_command(action, spec, value, problem):
@@ -914,3 +928,15 @@ def test_switching_what_is_already_so_asks_when_another_found_would_change():
         ("light.b",)
     ]  # called by its whole name: done as said
     assert [a.device_ids for a in decide([found], home, "浴室的灯打开").actions] == [("light.b",)]
+
+
+def test_the_end_of_a_list_said_is_carried_out_not_taken_for_a_value_left_unused():
+    """风速调到最大: 最大 is the value the action carries (高风), not a number it would drop."""
+    home = {
+        "climate.s": Device(
+            id="climate.s", name="书房空调", room="书房", category="AirConditioner", commands=[FAN_MODES]
+        )
+    }
+    found = result(Command(a="设置风速=最大", n="@last"), device("climate.s", FAN_MODES.id, "last_mentioned"))
+    decision = decide([found], home, "风速调到最大")
+    assert [(a.device_ids, a.value) for a in decision.actions] == [(("climate.s",), "high")]

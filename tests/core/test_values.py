@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from custom_components.context_retrieval.core.arguments import ValueOrderError, parse_value_order
 from custom_components.context_retrieval.core.fusion import ActionValue, vector_query_for
 from custom_components.context_retrieval.core.models import CommandSpec, Device, QueryIR
 
@@ -131,3 +132,11 @@ def test_a_change_by_a_number_fits_a_range_by_its_unit_not_by_the_number():
     assert ActionValue.parse("调高温度=5C").fits(water)
     assert not ActionValue.parse("设置温度=5C").fits(water)
     assert not ActionValue.parse("调高亮度=5%").fits(water)
+
+
+@pytest.mark.parametrize(
+    "raw", [{}, {"ascending": []}, {"ascending": "低 中 高"}, ["低", "高"], {"ascending": [1]}]
+)
+def test_a_malformed_value_order_file_is_refused(raw):
+    with pytest.raises(ValueOrderError):
+        parse_value_order(raw)

@@ -6,13 +6,17 @@ cannot read, or one outside the command's range, is a reason to ask instead of a
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
+import yaml
+
 from .fusion import ActionValue, is_plain_number, takes_argument
 from .parsing.offline import EXTREME_VALUES, relative_direction
+from .text import package_text
 
 if TYPE_CHECKING:
     from .models import CommandSpec
@@ -80,6 +84,41 @@ def command_argument(action: str, command: CommandSpec, current: float | None = 
     return _ranged_value(action, said, command)
 
 
+VALUE_ORDER_FILE = "value_order.yaml"
+"""Package data: the words that order a list's values from least to most (低, 中, 高)."""
+
+
+class ValueOrderError(ValueError):
+    """The shipped value order file is malformed."""
+
+
+def parse_value_order(raw: object, where: str = VALUE_ORDER_FILE) -> tuple[str, ...]:
+    """Return the ``ascending`` words of the value order file, or raise ValueOrderError."""
+    words = raw.get("ascending") if isinstance(raw, dict) else None
+    if not isinstance(words, list) or not words or not all(isinstance(w, str) and w for w in words):
+        raise ValueOrderError(f"{where}: expected ascending, a list of words")
+    return tuple(words)
+
+
+@functools.cache
+def _ascending() -> tuple[str, ...]:
+    return parse_value_order(yaml.safe_load(package_text(VALUE_ORDER_FILE)))
+
+
+def _listed_end(end: int, value_list: list[dict[str, Any]]) -> Argument:
+    """Return the listed value ranked highest (``end`` 1) or lowest (-1) by the words of its description."""
+    order = _ascending()
+    ranked = []
+    for item in value_list:
+        words = str(item.get("description") or item.get("value") or "")
+        held = max((word for word in order if word in words), key=len, default=None)
+        if held is not None:
+            ranked.append((order.index(held), item.get("value")))
+    if not ranked:
+        return Argument(problem=ArgumentProblem.UNKNOWN_VALUE)
+    return Argument((max(ranked) if end > 0 else min(ranked))[1])
+
+
 def _named_value(words: str, command: CommandSpec) -> Argument:
     """Return the point of the range the words name (调成暖光: 2700 K), held within the range."""
     named = command.named_values or {}
@@ -97,8 +136,13 @@ def _named_value(words: str, command: CommandSpec) -> Argument:
 
 
 def _listed_value(action: str, value_list: list[dict[str, Any]]) -> Argument:
-    """Return the listed value whose description (or value) the action names; the longest wins."""
+    """Return the listed value whose description (or value) the action names; the longest wins.
+
+    An end of the list (风速调到最大 of 低风, 中风, 高风) is the value its words rank so.
+    """
     _, equals, said = action.partition("=")
+    if equals and (end := EXTREME_VALUES.get(said.strip())) is not None:
+        return _listed_end(end, value_list)
     text = (said if equals else action).strip().lower().replace(" ", "")
     best: tuple[int, Any] | None = None
     for item in value_list:

@@ -34,6 +34,7 @@ from .parsing.offline import (
     ACTION_ON,
     ACTION_PAUSE,
     ATTRIBUTE_WORDS,
+    EXTREME_VALUES,
     SETTING_PREFIX,
     relative_direction,
     spoken_values,
@@ -1029,7 +1030,11 @@ def _values_unused(text: str, actions: list[Action], devices: Mapping[str, Devic
             if (device := devices.get(device_id)) is not None:
                 for name in (device.name, *device.aliases):
                     said = said.replace(compact(name), " ")
-    numbers = sum(isinstance(a.value, (int, float)) and not isinstance(a.value, bool) for a in actions)
+    numbers = sum(
+        (isinstance(a.value, (int, float)) and not isinstance(a.value, bool))
+        or (a.value is not None and a.said.partition("=")[2].strip() in EXTREME_VALUES)  # 最大: 高风
+        for a in actions
+    )
     return len(spoken_values(said)) > numbers
 
 
