@@ -27,6 +27,7 @@ from homeassistant.components.switch import SwitchDeviceClass
 from homeassistant.components.vacuum import VacuumEntityFeature
 from homeassistant.components.valve import ValveDeviceClass, ValveEntityFeature
 from homeassistant.components.water_heater import WaterHeaterEntityFeature
+from homeassistant.core import State
 
 from custom_components.context_retrieval import entity_commands
 from custom_components.context_retrieval.core import (
@@ -768,3 +769,14 @@ def test_a_temperature_question_reads_a_temperature():
         ("sensor.living_room_temperature", "state"),
         ("climate.living_room", "state:current_temperature"),
     }
+
+
+def test_the_present_value_of_a_command_is_read_from_the_entity():
+    """26 °C for the target temperature, the fan mode as listed for the fan mode, None when not shown."""
+    state = State("climate.ac", "cool", {"temperature": 26, "fan_mode": "low"})
+    assert entity_commands.current_value(state, "climate.set_temperature:temperature") == 26.0
+    assert entity_commands.current_value(state, "climate.set_fan_mode:fan_mode") == "low"
+    assert (
+        entity_commands.current_value(State("climate.ac", "off", {}), "climate.set_fan_mode:fan_mode") is None
+    )
+    assert entity_commands.current_value(None, "climate.set_fan_mode:fan_mode") is None

@@ -193,7 +193,7 @@ def _decision(
     with three lights in the room), else by which of them runs.
     """
 
-    def current(device_id: str, command: CommandSpec) -> float | None:
+    def current(device_id: str, command: CommandSpec) -> float | str | None:
         return current_value(hass.states.get(device_id), command.id)
 
     def running(device_id: str) -> bool | None:

@@ -112,9 +112,14 @@ class CurrentValue:
     attribute: str
     maximum: float | None = None
 
-    def read(self, attributes: Mapping[str, Any]) -> float | None:
-        """Return the present value in the command's terms, None when the entity does not show it."""
+    def read(self, attributes: Mapping[str, Any]) -> float | str | None:
+        """Return the present value in the command's terms, None when the entity does not show it.
+
+        A value of a list (a fan mode) is returned as it is.
+        """
         value = attributes.get(self.attribute)
+        if isinstance(value, str) and value:
+            return value
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             return None
         return value * 100 / self.maximum if self.maximum else float(value)
@@ -150,7 +155,7 @@ class DomainSpec:
         return frozenset(rule.attribute for rule in self.rules if rule.attribute)
 
 
-def current_value(state: State | None, command_id: str) -> float | None:
+def current_value(state: State | None, command_id: str) -> float | str | None:
     """Return the present value of what a command sets on an entity (26 for a target of 26 °C), or None."""
     if state is None:
         return None

@@ -940,3 +940,18 @@ def test_the_end_of_a_list_said_is_carried_out_not_taken_for_a_value_left_unused
     found = result(Command(a="设置风速=最大", n="@last"), device("climate.s", FAN_MODES.id, "last_mentioned"))
     decision = decide([found], home, "风速调到最大")
     assert [(a.device_ids, a.value) for a in decision.actions] == [(("climate.s",), "high")]
+
+
+@pytest.mark.parametrize(
+    ("action", "current", "value", "problem"),
+    [
+        ("调小风速", "medium", "low", None),  # 风小一点 at 中风: 低风
+        ("调大风速", "medium", "high", None),
+        ("调大风速", "high", "high", None),  # at the top it stays
+        ("调小风速", "auto", None, ArgumentProblem.MISSING),  # 自动风 ranks nowhere: asked
+        ("调小风速", None, None, ArgumentProblem.MISSING),
+    ],
+)
+def test_an_adjustment_of_a_listed_value_moves_to_the_next_one_ranked(action, current, value, problem):
+    argument = command_argument(action, FAN_MODES, current)
+    assert (argument.value, argument.problem) == (value, problem)

@@ -62,18 +62,19 @@ class Argument:
     problem: ArgumentProblem | None = None
 
 
-def command_argument(action: str, command: CommandSpec, current: float | None = None) -> Argument:
+def command_argument(action: str, command: CommandSpec, current: float | str | None = None) -> Argument:
     """Return the value ``action`` (a wire-format action such as 设置温度=26) gives ``command``.
 
     An adjustment (调高温度=2C, 调暗) moves the value: a change command (a brightness step)
-    gets the signed change, any other the ``current`` value moved by it, held within the range.
+    gets the signed change, any other the ``current`` value moved by it, held within the range;
+    a listed value (风小一点 at 中风) the next one its words rank that way.
     """
     said = ActionValue.parse(action)
     if said is not None and said.words and command.named_values and command.value_range:
         return _named_value(said.words, command)
     direction = relative_direction(action)
-    if direction is not None and command.value_range and not command.value_list:
-        return _relative_value(direction, said, command, current)
+    if direction is not None and (adjusted := _adjusted(direction, said, command, current)) is not None:
+        return adjusted
     if not takes_argument(command):
         if direction is not None and relative_direction(command.description) is None:
             # 叶片再关一点 answered by 合上叶片: a command that goes all the way is no step
@@ -105,8 +106,8 @@ def _ascending() -> tuple[str, ...]:
     return parse_value_order(yaml.safe_load(package_text(VALUE_ORDER_FILE)))
 
 
-def _listed_end(end: int, value_list: list[dict[str, Any]]) -> Argument:
-    """Return the listed value ranked highest (``end`` 1) or lowest (-1) by the words of its description."""
+def _ranked(value_list: list[dict[str, Any]]) -> list[tuple[int, Any]]:
+    """Return the listed values the words of their descriptions rank, with their ranks, lowest first."""
     order = _ascending()
     ranked = []
     for item in value_list:
@@ -114,9 +115,39 @@ def _listed_end(end: int, value_list: list[dict[str, Any]]) -> Argument:
         held = max((word for word in order if word in words), key=len, default=None)
         if held is not None:
             ranked.append((order.index(held), item.get("value")))
+    return sorted(ranked, key=lambda pair: pair[0])
+
+
+def _listed_end(end: int, value_list: list[dict[str, Any]]) -> Argument:
+    """Return the listed value ranked highest (``end`` 1) or lowest (-1) by the words of its description."""
+    ranked = _ranked(value_list)
     if not ranked:
         return Argument(problem=ArgumentProblem.UNKNOWN_VALUE)
-    return Argument((max(ranked) if end > 0 else min(ranked))[1])
+    return Argument(ranked[-1][1] if end > 0 else ranked[0][1])
+
+
+def _listed_step(direction: int, value_list: list[dict[str, Any]], current: float | str | None) -> Argument:
+    """Return the listed value ranked next after ``current`` that way (风小一点 at 中风: 低风).
+
+    At an end the value stays; a present value unknown or unranked (自动风) is asked about.
+    """
+    ranked = _ranked(value_list)
+    values = [value for _, value in ranked]
+    if current not in values:
+        return Argument(problem=ArgumentProblem.MISSING)
+    position = min(max(values.index(current) + direction, 0), len(values) - 1)
+    return Argument(values[position])
+
+
+def _adjusted(
+    direction: int, said: ActionValue | None, command: CommandSpec, current: float | str | None
+) -> Argument | None:
+    """Return the value an adjustment moves a listed or ranged command to, None for other commands."""
+    if command.value_list and command.type != "boolean":
+        return _listed_step(direction, command.value_list, current)
+    if command.value_range and not isinstance(current, str):
+        return _relative_value(direction, said, command, current)
+    return None
 
 
 def _named_value(words: str, command: CommandSpec) -> Argument:

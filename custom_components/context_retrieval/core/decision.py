@@ -194,8 +194,8 @@ class _Turn:
     """The names said of each device acted on (two names finding one device: one found nothing)."""
 
 
-type CurrentValues = Callable[[str, CommandSpec], float | None]
-"""The present value of what a command sets on a device (for 调高两度), None when unknown."""
+type CurrentValues = Callable[[str, CommandSpec], float | str | None]
+"""The present value of what a command sets on a device (for 调高两度, 风小一点), None when unknown."""
 
 
 def _unknown(_device_id: str, _command: CommandSpec) -> float | None:
