@@ -509,6 +509,7 @@ def test_a_type_word_after_a_devices_name_and_de_is_that_devices_kind(text: str,
         ("空调换回制热", [cmd("设置模式=制热", "*", "空调", "AirConditioner", "all")]),  # back to
         ("空调再冷一点", [cmd("调低温度", "*", "空调", "AirConditioner", "all")]),  # colder: lower it
         ("我在书房，风扇开一下", [cmd("打开", "书房", "风扇", "Fan")]),  # where the speaker is: the room
+        ("算了，莫放了", [cmd("暂停")]),  # what plays no longer: paused
         ("nvm 换回 heat", [cmd("设置=heat")]),  # never mind: no name
     ],
 )

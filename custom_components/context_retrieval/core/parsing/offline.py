@@ -268,6 +268,11 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     **_words(_Kind.RESUME, "继续"),
     **_words(_Kind.STOP, "停止", "停掉", "停", "停一停"),
     **_mapped(_Kind.PAUSE, dict.fromkeys(("停一下", "停下", "停下来"), ACTION_PAUSE)),
+    # 算了，莫放了: what plays no longer (a negated play said as one word; 放 alone is also 放下)
+    **_mapped(
+        _Kind.PAUSE,
+        dict.fromkeys(("别放了", "莫放了", "不要放了", "不用放了", "别唱了", "莫唱了"), ACTION_PAUSE),
+    ),
     **_words(_Kind.TASK, "烘干", "洗涤", "洗衣", "脱水", "漂洗", "清扫", "扫地", "拖地", "充电"),
     # 扫一下地, 拖下地: the task with 一下 inside it
     **_mapped(_Kind.TASK, dict.fromkeys(("扫一下地", "扫下地", "扫扫地", "扫一扫地"), "扫地")),
