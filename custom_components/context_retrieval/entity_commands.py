@@ -159,8 +159,7 @@ def current_value(state: State | None, command_id: str) -> float | str | None:
     """Return the present value of what a command sets on an entity (26 for a target of 26 °C), or None."""
     if state is None:
         return None
-    spec = DOMAIN_SPECS.get(state.domain)
-    rule = next((rule for rule in spec.rules if rule.id == command_id), None) if spec else None
+    rule = _rule_of(state.domain, command_id)
     if rule is None or rule.current is None:
         return None
     return rule.current.read(state.attributes)
@@ -168,8 +167,14 @@ def current_value(state: State | None, command_id: str) -> float | str | None:
 
 def turns_on_first(command_id: str) -> bool:
     """Return True when a command leaves an entity that is off off (set_humidity of a dehumidifier)."""
-    spec = DOMAIN_SPECS.get(command_id.partition(".")[0])
-    return spec is not None and any(rule.id == command_id and rule.turn_on_first for rule in spec.rules)
+    rule = _rule_of(command_id.partition(".")[0], command_id)
+    return rule is not None and rule.turn_on_first
+
+
+def _rule_of(domain: str, command_id: str) -> Rule | None:
+    """Return the rule of a domain's command or readable fact, None when the spec has none."""
+    spec = DOMAIN_SPECS.get(domain)
+    return next((rule for rule in spec.rules if rule.id == command_id), None) if spec else None
 
 
 def kind_for(facts: EntityFacts) -> str:

@@ -1031,7 +1031,7 @@ def _values_unused(text: str, actions: list[Action], devices: Mapping[str, Devic
                 for name in (device.name, *device.aliases):
                     said = said.replace(compact(name), " ")
     numbers = sum(
-        (isinstance(a.value, (int, float)) and not isinstance(a.value, bool))
+        _is_number(a.value)
         or (a.value is not None and a.said.partition("=")[2].strip() in EXTREME_VALUES)  # 最大: 高风
         for a in actions
     )

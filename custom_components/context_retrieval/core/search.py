@@ -299,11 +299,9 @@ class CommandSearch:
         if unfamiliar.any():
             self.meta["kept_for_unfamiliar_action"] = int(np.count_nonzero(unfamiliar))
             kept = self.meta.setdefault("kept_unfamiliar", [])
-            kept.extend(
-                self.index.device_ids[int(p)]
-                for p in positions[unfamiliar]
-                if self.index.device_ids[int(p)] not in kept
-            )
+            for device_id in (self.index.device_ids[int(p)] for p in positions[unfamiliar]):
+                if device_id not in kept:
+                    kept.append(device_id)
             keep |= unfamiliar
         if len(positions) and not keep.any():
             self.meta["no_capable_device"] = True
@@ -408,11 +406,15 @@ class CommandSearch:
 
     def _last_mentioned(self) -> list[int]:
         """Return the positions of the devices the conversation last mentioned."""
-        return [self.index.positions[i] for i in self.state.last_mentioned() if i in self.index.positions]
+        return self._positions_of(self.state.last_mentioned())
 
     def _recently_mentioned(self) -> list[int]:
         """Return the positions of the devices the conversation's last few turns mentioned."""
-        return [self.index.positions[i] for i in self.state.recently_mentioned() if i in self.index.positions]
+        return self._positions_of(self.state.recently_mentioned())
+
+    def _positions_of(self, device_ids: Sequence[str]) -> list[int]:
+        """Return the index positions of the devices still in the home."""
+        return [self.index.positions[i] for i in device_ids if i in self.index.positions]
 
     def _mentioned_but_left_out(self) -> list[int]:
         """Return the last-mentioned devices but those the set leaves out by name, when it leaves one out.

@@ -25,10 +25,10 @@ class ConversationState:
     """Seconds after the last ``remember`` at which the memory expires."""
     clock: Callable[[], float] = time.monotonic
     """Source of seconds; injected by tests to move time without sleeping."""
-    _device_ids: tuple[str, ...] = field(default=(), init=False, repr=False)
     _command: Command | None = field(default=None, init=False, repr=False)
     _remembered_at: float = field(default=0.0, init=False, repr=False)
     _recent: tuple[tuple[str, ...], ...] = field(default=(), init=False, repr=False)
+    """The devices of the last few mentions, oldest first: the last of them is the last mentioned."""
 
     def remember(self, device_ids: Sequence[str], command: Command | None = None) -> None:
         """Remember the devices just mentioned (one device, or every member of a group) and the command.
@@ -40,38 +40,40 @@ class ConversationState:
             raise TypeError("remember() takes a sequence of device ids, not one string")
         if not device_ids:
             return
-        if self.clock() - self._remembered_at >= self.ttl_seconds:
+        if self._expired():
             self._recent = ()
-        self._device_ids = tuple(dict.fromkeys(device_ids))
+        mentioned = tuple(dict.fromkeys(device_ids))
         self._command = command
         self._remembered_at = self.clock()
-        if self._recent and set(self._device_ids) <= set(self._recent[-1]):
+        if self._recent and set(mentioned) <= set(self._recent[-1]):
             # the agent acting on one of the devices just found narrows that mention
-            self._recent = (*self._recent[:-1], self._device_ids)
+            self._recent = (*self._recent[:-1], mentioned)
         else:
-            self._recent = (*self._recent, self._device_ids)[-RECENT_MENTIONS:]
+            self._recent = (*self._recent, mentioned)[-RECENT_MENTIONS:]
+
+    def _expired(self) -> bool:
+        return self.clock() - self._remembered_at >= self.ttl_seconds
 
     def last_command(self) -> Command | None:
         """Return the command that mentioned the remembered devices, or None when none or expired."""
-        if self._command is None or self.clock() - self._remembered_at >= self.ttl_seconds:
+        if self._command is None or self._expired():
             return None
         return self._command
 
     def last_mentioned(self) -> list[str]:
         """Return the remembered device ids, or an empty list when none or expired."""
-        if not self._device_ids or self.clock() - self._remembered_at >= self.ttl_seconds:
+        if not self._recent or self._expired():
             return []
-        return list(self._device_ids)
+        return list(self._recent[-1])
 
     def recently_mentioned(self) -> list[str]:
         """Return the devices of the last few mentions, oldest first, or an empty list when expired."""
-        if not self.last_mentioned():
+        if not self._recent or self._expired():
             return []
         return list(dict.fromkeys(device_id for mention in self._recent for device_id in mention))
 
     def clear(self) -> None:
         """Forget the remembered devices."""
-        self._device_ids = ()
         self._command = None
         self._remembered_at = 0.0
         self._recent = ()

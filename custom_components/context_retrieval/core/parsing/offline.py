@@ -337,9 +337,8 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     ),
     **_mapped(_Kind.QUERY, dict.fromkeys(("几度", "多少度", "温度多少", "好多度"), TEMPERATURE_ATTRIBUTE)),
     **_mapped(_Kind.QUERY, dict.fromkeys(("几档", "几挡", "多少档"), "风速")),
-    **_mapped(
-        _Kind.QUERY, dict.fromkeys(("什么模式", "啥模式", "哪个模式"), "模式")
-    ),  # a mode asked, no scenes
+    # 什么模式: the device's mode asked, no scenes
+    **_mapped(_Kind.QUERY, dict.fromkeys(("什么模式", "啥模式", "哪个模式"), "模式")),
     **_mapped(_Kind.QUERY, dict.fromkeys(("多少电", "还有多少电", "剩多少电", "还剩多少电"), "电量")),
     **_mapped(_Kind.ASK, dict.fromkeys(("吗", "么", "没", "没有", "了没", "了吗", "了没有"), "")),
     **_words(_Kind.ALL, "所有", "全部", "都", "每个", "全都", "每一个", "各个", "全屋", "全家", "一切"),
