@@ -63,8 +63,10 @@ SETS: tuple[tuple[str, str], ...] = (
     ("agent_o", "agent_o (a home of 243 entities, tuned on in issue 13's fifth session)"),
     ("agent_p", "agent_p (held-out in issue 13's fifth session, tuned on in its sixth)"),
     ("agent_q", "agent_q (held-out in issue 13's fifth session, tuned on in its sixth)"),
-    ("agent_r", "agent_r (held-out: its misses never read)"),
-    ("agent_s", "agent_s (held-out: its misses never read)"),
+    ("agent_r", "agent_r (held-out in issue 13's sixth session, tuned on in its seventh)"),
+    ("agent_s", "agent_s (held-out in issue 13's sixth session, tuned on in its seventh)"),
+    ("agent_t", "agent_t (held-out: its misses never read)"),
+    ("agent_u", "agent_u (held-out: its misses never read)"),
 )
 """The sets run, in the order they were written: each says whether its misses were read while tuning."""
 SEALED = "agent_e"

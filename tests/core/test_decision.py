@@ -930,6 +930,37 @@ def test_switching_what_is_already_so_asks_when_another_found_would_change():
     assert [a.device_ids for a in decide([found], home, "浴室的灯打开").actions] == [("light.b",)]
 
 
+def test_an_alias_that_is_only_a_kind_word_is_no_name_of_its_own():
+    """开电视 finding the TV aliased 电视, already on, with the bedroom TV off: which one is meant?"""
+    on = CommandSpec(id="media_player.turn_on", description="打开电视")
+    home = {
+        "media_player.l": Device(
+            id="media_player.l",
+            name="客厅电视",
+            room="客厅",
+            category="Television",
+            aliases=["电视"],
+            commands=[on],
+        ),
+        "media_player.b": Device(
+            id="media_player.b", name="房间电视", room="主人房", category="Television", commands=[on]
+        ),
+    }
+    found = result(
+        Command(a="打开", n="电视", t="Television"),
+        device("media_player.l", on.id, "alias_hit", "type_hit"),
+        device("media_player.b", on.id, "name_partial", "type_hit"),
+    )
+
+    def running(device_id: str) -> bool | None:
+        return device_id == "media_player.l"
+
+    assert decide([found], home, "开电视", running=running).reason is AskReason.WHICH_DEVICE
+    assert [a.device_ids for a in decide([found], home, "开客厅电视", running=running).actions] == [
+        ("media_player.l",)
+    ]  # its own name said: done as said
+
+
 def test_the_end_of_a_list_said_is_carried_out_not_taken_for_a_value_left_unused():
     """风速调到最大: 最大 is the value the action carries (高风), not a number it would drop."""
     home = {

@@ -1035,3 +1035,13 @@ def test_all_said_after_devices_mentioned_one_by_one_acts_on_each_of_them():
     decision = decide(results, {d.id: d for d in home}, "好了都关掉")
     assert decision.outcome is Outcome.ACT
     assert sorted(d for action in decision.actions for d in action.device_ids) == ["bath", "heater"]
+
+
+def test_a_clause_saying_why_neither_targets_nor_sets_anything(home):
+    """卧室灯关了吧,人都出门了: 都 of the reason makes no set; the reason is reported, offline."""
+    (result,) = retrieve("卧室灯关了吧,人都出门了", home, None, ConversationState())
+    assert result.meta["said_why"] == ["人都出门了"]
+    assert "quantifier_from_text" not in result.meta
+    assert result.candidates[0].entity_id == "lamp-2"
+    decision = decide([result], {d.id: d for d in home}, "卧室灯关了吧,人都出门了")
+    assert [(a.device_ids, a.command.id) for a in decision.actions] == [(("lamp-2",), OFF.id)]

@@ -47,7 +47,7 @@ from .search import (
     close_matches,
     says_all,
 )
-from .text import compact, has_latin, normalize
+from .text import compact, has_latin, normalize, without_remarks
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
@@ -231,8 +231,10 @@ def decide(  # noqa: PLR0913 - the results, what they are read against, and the 
     results = _without_target_fragments(results, devices)
     if not results:
         return Decision(Outcome.HAND_OFF)
-    for heard, home_word in dict(results[0].meta.get("heard_as") or {}).items():
+    heard_as = dict(results[0].meta.get("heard_as") or {})
+    for heard, home_word in heard_as.items():
         text = text.replace(heard, home_word)  # as retrieval read it: home pot is the HomePod, 倒台 岛台
+    text = without_remarks(text, heard_as, results[0].meta.get("said_why") or ())  # 人都上楼了 says why
     turn = _Turn()
     for result in results:
         before = len(turn.actions)
@@ -480,15 +482,18 @@ def _changes_nothing(
 ) -> bool:
     """Return True when switching the device chosen changes nothing, while one found like it would change.
 
-    The device is already on (off) and was not called by its whole name; another of its kind
-    found by its name or room is off (on): the user likely means that one.
+    The device is already on (off) and was not called by a name of its own (an alias that is
+    only a kind word, 电视 or 吊扇, is no name of its own); another of its kind found by its name
+    or room is off (on): the user likely means that one.
     """
     action = result.command.a
     device = devices.get(top.entity_id)
     if top.entity_kind != "device" or device is None or action not in {ACTION_ON, ACTION_OFF}:
         return False
     wanted = action == ACTION_ON
-    if running(device.id) is not wanted or _says_name(device, text, MIN_NAME_LENGTH):
+    said = compact(text)
+    own_names = [name for name in _called(device) if len(name) >= MIN_NAME_LENGTH and not is_type_word(name)]
+    if running(device.id) is not wanted or any(name in said for name in own_names):
         return False
     return any(
         candidate.entity_kind == "device"

@@ -31,6 +31,7 @@ from .search import (
     CommandSearch,
     close_matches,
 )
+from .text import without_remarks
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -112,6 +113,7 @@ def retrieve(  # noqa: PLR0913 - the public signature is fixed by the contract
         parse_meta["commands_dropped"] = len(commands) - MAX_COMMANDS
         commands = commands[:MAX_COMMANDS]
     heard_in_text = parse_meta.pop("heard_as", {})
+    text = without_remarks(text, heard_in_text, parse_meta.get("said_why", ()))
     parse_ms = (perf_counter() - started) * 1000
     group_ids = (f"group-{n}" for n in itertools.count(1))
     results = []
@@ -169,9 +171,11 @@ def _parse(
         heard, respelled = index.word_sounds.respell(spoken, value_spans(spoken))
         respelled = latin | respelled
         meta: dict[str, Any] = {"parse": "offline"} | ({"heard_as": respelled} if respelled else {})
-        commands, unread = index.offline_parser.read(heard)
+        commands, unread, remarks = index.offline_parser.read(heard)
         if unread:
             meta["unread"] = list(unread)  # 窗帘开个缝 read as 窗帘开: 缝 says how far
+        if remarks:
+            meta["said_why"] = list(remarks)  # 鱼缸灯关脱,鱼也要困觉的: no word of 困觉 is a target
         return commands, meta
     try:
         raw = llm.complete(index.system_prompt, text)

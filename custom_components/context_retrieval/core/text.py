@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import yaml
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Mapping
 
 _BRACKETS = str.maketrans(
     {"【": "(", "】": ")", "「": "(", "」": ")", "〔": "(", "〕": ")", "[": "(", "]": ")", "{": "(", "}": ")"}
@@ -190,6 +190,22 @@ class HomeWords:
         before = text[position - 1] if position else " "
         after = text[position + length] if position + length < len(text) else " "
         return not (before.isascii() and before.isalpha()) and not (after.isascii() and after.isalpha())
+
+
+def without_remarks(text: str, heard: Mapping[str, str], remarks: Iterable[str]) -> str:
+    """Return ``text`` without the clauses that say why (鱼也要困觉的), as the parser heard it.
+
+    ``heard`` maps words as said to the home words they were heard as (上楼 → 三楼); the text
+    is returned unchanged when it has no remark.
+    """
+    remarks = [remark for remark in remarks if remark]
+    if not remarks:
+        return text
+    for said, home_word in heard.items():
+        text = text.replace(said, home_word)
+    for remark in remarks:
+        text = text.replace(remark, "")
+    return text
 
 
 def compact(text: str) -> str:

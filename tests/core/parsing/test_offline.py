@@ -520,7 +520,7 @@ def test_modes_asked_settings_changed_back_colder_and_where_i_am_are_read(text: 
 @pytest.mark.parametrize("text", ["咁開冷氣吖", "喔好啦 那窗帘也关上", "那好吧，关灯"])
 def test_then_so_and_ok_are_read_as_saying_nothing_to_do(text: str) -> None:
     """Cantonese 咁 (then) and 吖 (a particle), 好啦 and 好吧 (OK then): nothing unread."""
-    commands, unread = OfflineParser.build(ROOMS, DEVICE_NAMES).read(text)
+    commands, unread, _remarks = OfflineParser.build(ROOMS, DEVICE_NAMES).read(text)
     assert unread == ()
     assert [c.a for c in commands] in (["打开"], ["关闭"])
 
@@ -592,7 +592,7 @@ def test_a_clause_of_hesitation_is_no_command() -> None:
 )
 def test_southwestern_mandarin_and_english_verbs_are_read(text: str, expected: dict) -> None:
     parser = OfflineParser.build(ROOMS, DEVICE_NAMES)
-    commands, unread = parser.read(text)
+    commands, unread, _remarks = parser.read(text)
     assert ([c.to_dict() for c in commands], unread) == ([expected], ())
 
 
@@ -742,3 +742,33 @@ def test_a_scene_s_name_after_a_setting_verb_on_a_device_is_the_mode_to_set() ->
     assert (command.a, command.n) == ("设置=睡眠模式", "空气净化器")
     (scene,) = parser.parse("打开睡眠模式")
     assert (scene.a, scene.n) == ("打开", "睡眠模式")
+
+
+def test_a_clause_without_an_action_that_opens_with_unknown_words_says_why() -> None:
+    """鱼也要困觉的 after 鱼缸灯关脱 says why: no second command, reported as a remark."""
+    parser = OfflineParser.build(ROOMS, [*DEVICE_NAMES, "鱼缸灯", "困觉"])
+
+    commands, _unread, remarks = parser.read("鱼缸灯关脱,鱼也要困觉的")
+    assert [(c.a, c.n) for c in commands] == [("关闭", "鱼缸灯")]
+    assert remarks == ("鱼也要睡觉的",)  # as heard: Wu 困觉 is 睡觉
+    # an unknown word after a target is its verb: a second command, no remark
+    assert parser.read("台灯关上,风扇也烧上").remarks == ()
+    # a kind of device said may be what the clause is about
+    assert parser.read("客厅太亮了,看电视晃眼睛").remarks == ()
+
+
+@pytest.mark.parametrize(
+    ("text", "action", "name"),
+    [
+        ("厨房灯关脱伊", "关闭", "灯"),  # Wu 伊 = it
+        ("空调打到廿六度", "设置温度=26C", "空调"),
+        ("电视声音轻一眼", "调小音量", "电视"),
+        ("台灯再亮一丢丢", "调亮", "台灯"),
+        ("风扇开大力一点", "调大风速", "风扇"),
+        ("Off the lampu please", "关闭", "灯"),  # Malay lampu
+        ("off the aircon can or not", "关闭", "空调"),
+    ],
+)
+def test_wu_and_everyday_words_are_read(text: str, action: str, name: str) -> None:
+    commands, unread, _remarks = OfflineParser.build(ROOMS, DEVICE_NAMES).read(text)
+    assert ([(c.a, c.n) for c in commands], unread) == ([(action, name)], ())

@@ -15,7 +15,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from enum import StrEnum, auto
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from custom_components.context_retrieval.core.gating import (
     GENERIC_TYPE_WORDS,
@@ -536,6 +536,16 @@ MIN_ROOM_TAIL = 2
 """Characters a name needs before its kind word to be called by its room's end (走廊灯, 二楼走廊)."""
 
 
+class OfflineReading(NamedTuple):
+    """What the offline parser read in an utterance."""
+
+    commands: list[Command]
+    unread: tuple[str, ...]
+    """Words no command reads (窗帘开个缝: 缝)."""
+    remarks: tuple[str, ...]
+    """Clauses that say why, as heard (鱼也要困觉的): no command, and no word of theirs is a target."""
+
+
 @dataclass(frozen=True, slots=True)
 class DeviceCalls:
     """How a home's devices are called beyond their names: decides one or all of a kind said."""
@@ -646,14 +656,21 @@ class OfflineParser:
         """Return the wire commands of ``text`` parsed by rules, ``[UNKNOWN_COMMAND]`` if none."""
         return self.read(text)[0]
 
-    def read(self, text: str) -> tuple[list[Command], tuple[str, ...]]:
-        """Return the commands of ``text`` and the words they read nothing from (see ``unread_words``)."""
-        tokens = _tokenize(compact(text)[:MAX_OFFLINE_CHARS], self)
-        commands = self._commands(tokens)
-        return commands, unread_words(tokens, commands)
+    def read(self, text: str) -> OfflineReading:
+        """Return the commands of ``text``, the words they read nothing from, the clauses saying why.
 
-    def _commands(self, tokens: list[_Token]) -> list[Command]:
-        """Return the wire commands of the tokens, ``[UNKNOWN_COMMAND]`` if none."""
+        See ``unread_words`` and ``_what_to_do``.
+        """
+        tokens = _tokenize(compact(text)[:MAX_OFFLINE_CHARS], self)
+        remarks: list[str] = []
+        commands = self._commands(tokens, remarks)
+        return OfflineReading(commands, unread_words(tokens, commands), tuple(remarks))
+
+    def _commands(self, tokens: list[_Token], remarks: list[str]) -> list[Command]:
+        """Return the wire commands of the tokens, ``[UNKNOWN_COMMAND]`` if none.
+
+        The clauses that say why (鱼也要困觉的) are added to ``remarks``, as heard.
+        """
         commands: list[Command] = []
         previous: list[_Target] = []
         previous_action: str | None = None
@@ -662,7 +679,9 @@ class OfflineParser:
         unsettled: list[_Target] = []
         """The previous clause's targets as said, before their quantifiers were settled."""
         # 那个那个，老人屋的空调调到26度: a clause of 那个 alone is no command
-        clauses = [clause for clause in _split_clauses(tokens) if not _hesitation(clause)]
+        clauses = _what_to_do(
+            [clause for clause in _split_clauses(tokens) if not _hesitation(clause)], remarks
+        )
         for number, clause_tokens in enumerate(clauses, 1):
             clause = _read_clause(clause_tokens, self)
             targets = clause.targets
@@ -672,9 +691,7 @@ class OfflineParser:
             if (kept := _left_out_of(commands, previous, clause)) is not None:
                 commands = kept  # 窗帘都打开，纱帘不用: the set before leaves the 纱帘 alone
                 continue
-            if not any(token.kind in _ACTION_WORD_KINDS for token in clause.tokens) and (
-                not targets or (commands and _leaves_alone(clause))
-            ):
+            if not _has_action_word(clause.tokens) and (not targets or (commands and _leaves_alone(clause))):
                 continue  # 水晶吊灯关了，筒灯留着: the downlight is left as it is
             if placed := _placed_after(unsettled, clause):
                 # 开个空调，孩子屋的: the room said after the command is the command's room
@@ -699,6 +716,49 @@ class OfflineParser:
             commands.extend(_command(action, target) for target in targets)
             previous, previous_action = targets, action
         return _or_unknown(commands)
+
+
+def _what_to_do(clauses: list[list[_Token]], remarks: list[str]) -> list[list[_Token]]:
+    """Return the clauses but those after the first saying why, which are added to ``remarks``.
+
+    鱼缸灯关脱,鱼也要困觉的: 困觉 (a scene's name) is no second target.
+    """
+    kept = clauses[:1]
+    for clause in clauses[1:]:
+        if _has_action_word(clause) or not _says_why(clause):
+            kept.append(clause)
+        else:
+            remarks.append("".join(token.text for token in clause))
+    return kept
+
+
+_KEEPING_KINDS = frozenset({_Kind.NEG, _Kind.EXC_START, _Kind.EXC_END})
+"""Words of a clause that keeps devices out of a command (留返台灯, 电视不用): it says what to do."""
+
+
+def _has_action_word(tokens: Sequence[_Token]) -> bool:
+    """Return True when the tokens say an action, a value, a mode or a task."""
+    return any(token.kind in _ACTION_WORD_KINDS for token in tokens)
+
+
+def _says_why(tokens: Sequence[_Token]) -> bool:
+    """Return True for a clause without an action that opens with words no command reads (鱼也要困觉的).
+
+    After a command, such a clause says why (人都上楼了, 等下睡觉用): its subject is no device.
+    An unknown word after a target is its verb (水壶也烧上), a second command; a kind of device
+    said (看电视晃眼睛) may be what it is about; one keeping devices out (淨係留返台灯) says what to do.
+    """
+    if any(
+        token.kind in _KEEPING_KINDS or (token.kind is _Kind.NAME and is_type_word(token.value))
+        for token in tokens
+    ):
+        return False
+    for token in tokens:
+        if token.kind is _Kind.OTHER and has_han(token.text):
+            return True
+        if token.kind not in {_Kind.FILLER, _Kind.PRON}:
+            return False
+    return False
 
 
 def _hesitation(tokens: Sequence[_Token]) -> bool:
