@@ -4,6 +4,7 @@ import pytest
 
 from custom_components.context_retrieval.core.text import (
     HomeWords,
+    NumberWords,
     VariantsError,
     WordFolding,
     char_ngrams,
@@ -88,3 +89,35 @@ def test_no_variant_word_is_folded_across_a_home_word():
     assert compact(home.separate("着冷氣")) == "开空调"  # a variant holding a whole home word
     assert home.separate(spoken) == spoken
     assert HomeWords.build([]).separate("開細") == "开细"
+
+
+@pytest.mark.parametrize(
+    ("said", "read"),
+    [
+        ("空调开到 twenty-five degree", "空调开到25度"),
+        ("volume 调到 twenty", "音量调到20"),
+        ("dim 到 thirty percent", "调暗到30%"),
+        ("twenty one", "21"),
+        ("one hundred percent", "100%"),
+        ("set to five", "调到5"),
+        ("the one in the bedroom", "oneinbedroom"),  # one alone names, it does not count
+        ("Xbox One", "xboxone"),
+        ("seventeenth", "seventeenth"),  # whole words only
+    ],
+)
+def test_numbers_said_in_english_words_are_read_as_digits(said: str, read: str) -> None:
+    assert compact(said) == read
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        ["twenty"],
+        {"english": {"tens": {"Twenty": 20}}},
+        {"english": {"tens": {"twenty": "20"}}},
+        {"english": {"dozens": {"dozen": 12}}},
+    ],
+)
+def test_a_malformed_number_words_file_is_refused(raw: object) -> None:
+    with pytest.raises(VariantsError):
+        NumberWords.from_sections(raw)

@@ -108,6 +108,67 @@ def is_variant_word(word: str) -> bool:
     return word in _variants().words
 
 
+NUMBER_WORDS_FILE = "number_words.yaml"
+"""Package data: numbers said in words of other languages (twenty-five), read as digits."""
+
+
+@dataclass(frozen=True, slots=True)
+class NumberWords:
+    """Numbers said in words (twenty-five, thirty, one hundred) → digits; Latin words only whole."""
+
+    pattern: re.Pattern[str] | None
+    values: dict[str, int]
+
+    @classmethod
+    def from_sections(cls, raw: object, where: str = NUMBER_WORDS_FILE) -> NumberWords:
+        """Return the number words of ``{language: {units, after_tens_only, tens, hundreds}}``.
+
+        Raise VariantsError when malformed.
+        """
+        if not isinstance(raw, dict):
+            raise VariantsError(f"{where}: expected languages")
+        values: dict[str, int] = {}
+        kinds: dict[str, list[str]] = {"units": [], "after_tens_only": [], "tens": [], "hundreds": []}
+        for language, sections in raw.items():
+            if not isinstance(sections, dict) or not set(sections) <= set(kinds):
+                raise VariantsError(f"{where}: {language} must have sections {sorted(kinds)}")
+            for kind, words in sections.items():
+                if not isinstance(words, dict) or not all(
+                    isinstance(w, str) and w == w.lower() and isinstance(v, int) for w, v in words.items()
+                ):
+                    raise VariantsError(f"{where}: {language}.{kind} must map lower-case words to integers")
+                values |= words
+                kinds[kind] += list(words)
+        if not values:
+            return cls(None, {})
+
+        def alternatives(words: list[str]) -> str:
+            return "|".join(re.escape(word) for word in sorted(words, key=len, reverse=True))
+
+        after_tens = alternatives(kinds["units"] + kinds["after_tens_only"])
+        numbers = [rf"(?:{alternatives(kinds['tens'])})(?:[ -](?:{after_tens}))?"] if kinds["tens"] else []
+        numbers += [alternatives(kinds[kind]) for kind in ("hundreds", "units") if kinds[kind]]
+        return cls(re.compile(rf"(?<![a-z])(?:{'|'.join(numbers)})(?![a-z])"), values)
+
+    def digits(self, text: str) -> str:
+        """Return ``text`` (lower case) with every number said in words written in digits."""
+        if self.pattern is None:
+            return text
+        return self.pattern.sub(lambda match: str(self._value(match.group(0))), text)
+
+    def _value(self, said: str) -> int:
+        if said in self.values:
+            return self.values[said]
+        tens, unit = re.split(r"[ -]", said, maxsplit=1)
+        return self.values[tens] + self.values[unit]
+
+
+@functools.cache
+def _number_words() -> NumberWords:
+    """Return the shipped number words, read and checked once."""
+    return NumberWords.from_sections(yaml.safe_load(package_text(NUMBER_WORDS_FILE)) or {})
+
+
 def unified(text: str) -> str:
     """Return ``text`` with width, case, brackets, dashes, whitespace and Traditional characters unified."""
     text = unicodedata.normalize("NFKC", text).translate(_BRACKETS).translate(_simplified())
@@ -120,7 +181,7 @@ def normalize(text: str) -> str:
     Traditional characters become Simplified, and the words of other varieties and languages
     (熄, 冷气, living room) the Mandarin words the engine reads.
     """
-    return _SPACES.sub(" ", _variants().fold(unified(text))).strip()
+    return _SPACES.sub(" ", _variants().fold(_number_words().digits(unified(text)))).strip()
 
 
 MIN_HOME_WORD = 2
