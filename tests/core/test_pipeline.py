@@ -1045,3 +1045,15 @@ def test_a_clause_saying_why_neither_targets_nor_sets_anything(home):
     assert result.candidates[0].entity_id == "lamp-2"
     decision = decide([result], {d.id: d for d in home}, "卧室灯关了吧,人都出门了")
     assert [(a.device_ids, a.command.id) for a in decision.actions] == [(("lamp-2",), OFF.id)]
+
+
+def test_what_an_unreadable_utterance_only_resembles_is_not_remembered_as_mentioned(home):
+    """伙计唱首歌 read as no command resembles 老伙计: 它 is still the air conditioner turned on before."""
+    state = ConversationState()
+    retrieve("打开空调", home, None, state)
+    (unread,) = retrieve("伙计唱首歌", home, None, state)
+    assert unread.candidates[0].entity_id == "lamp-1"  # found by the raw text, a guess
+    assert state.last_mentioned() == ["ac-1"]
+    (named,) = retrieve("老伙计好样的", home, None, state)
+    assert named.command.n == "老伙计"
+    assert state.last_mentioned() == ["lamp-1"]  # a name said is a mention

@@ -190,10 +190,18 @@ def _parse(
 
 
 def _remember(state: ConversationState, result: RetrievalResult) -> None:
-    """Remember the devices a result points at, for 它/那个 and bare follow-ups."""
+    """Remember the devices a result points at, for 它/那个 and bare follow-ups.
+
+    What the raw text of an utterance read as no command only resembles (转 Netflix finding a
+    橱柜灯) was not mentioned: the devices before it stay the ones 声音小一点 is said of. A room
+    said in it was (細路房好熱呀, then 咁就開冷氣啦).
+    """
     if not result.candidates or result.hint in (NAME_NOT_FOUND, NO_TARGET):
         return
     top = result.candidates[0]
+    said_nothing = result.command.a == UNKNOWN_ACTION and result.command.n == ANY_NAME
+    if said_nothing and "room_hit" not in top.reasons:
+        return
     if top.entity_kind == "device" and result.hint == MULTIPLE_CLOSE_MATCHES:
         # 除湿机开着吗 read two alike: the next 那台 may mean either, so both are remembered.
         state.remember([c.entity_id for c in close_matches(result.candidates)], result.command)

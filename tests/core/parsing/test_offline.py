@@ -767,6 +767,7 @@ def test_a_clause_without_an_action_that_opens_with_unknown_words_says_why() -> 
         ("风扇开大力一点", "调大风速", "风扇"),
         ("Off the lampu please", "关闭", "灯"),  # Malay lampu
         ("off the aircon can or not", "关闭", "空调"),
+        ("风扇开 nature mode", "设置风模式=自然风", "风扇"),
     ],
 )
 def test_wu_and_everyday_words_are_read(text: str, action: str, name: str) -> None:
