@@ -1057,3 +1057,18 @@ def test_what_an_unreadable_utterance_only_resembles_is_not_remembered_as_mentio
     (named,) = retrieve("老伙计好样的", home, None, state)
     assert named.command.n == "老伙计"
     assert state.last_mentioned() == ["lamp-1"]  # a name said is a mention
+
+
+def test_a_device_left_out_by_its_name_before_the_kind_is_left_out_of_the_set():
+    """除了神台的灯，其他灯都关掉: 神台 and the kind said after it call 神台灯, which stays on."""
+    home = [
+        light("lamp-a", "神台灯", "客厅"),
+        light("lamp-b", "吊灯", "客厅"),
+        light("lamp-c", "床头灯", "卧室"),
+    ]
+    (result,) = retrieve("除了神台的灯,其他灯都关掉", home, None, ConversationState())
+    assert (result.command.a, result.command.q, result.command.x) == ("关闭", "except", ("神台",))
+    assert set(members(result)) == {"lamp-b", "lamp-c"}
+    assert "exclusion_unmatched" not in result.meta
+    (rooms,) = retrieve("窗帘除了卧室的,都打开", home, None, ConversationState())
+    assert (rooms.command.n, rooms.command.s) == ("窗帘", "*,!卧室")  # the kind said first is the set's

@@ -713,13 +713,17 @@ class CommandSearch:
         """Return the pool without the devices called what the set leaves out (除了落地灯).
 
         A device is called so when its name or an alias is the word or ends with it (客厅落地灯:
-        a Chinese noun names its kind last). A word that calls none of them is recorded
-        (``exclusion_unmatched``): the set would take a device the user meant to leave alone.
+        a Chinese noun names its kind last), or the word and the set's kind (除了神台的灯，其他灯:
+        神台灯). A word that calls none of them is recorded (``exclusion_unmatched``): the set would
+        take a device the user meant to leave alone.
         """
         left = set(pool.tolist())
         unmatched = []
+        kind = compact(self.ir.name_hint) if is_type_word(self.ir.name_hint) else ""
         for name in self.ir.exclude_names:
             called = self.index.keywords.ending_in(compact(name)) & left
+            if not called and kind:
+                called = self.index.keywords.ending_in(compact(name) + kind) & left
             if not called:
                 unmatched.append(name)
             left -= called

@@ -685,7 +685,7 @@ class OfflineParser:
         for number, clause_tokens in enumerate(clauses, 1):
             clause = _read_clause(clause_tokens, self)
             targets = clause.targets
-            if number < len(clauses) and _only_exclusion(clause):
+            if number < len(clauses) and _only_exclusion(clause, clauses[number]):
                 carried, carried_names = list(targets[0].exclude), list(targets[0].left_out)
                 continue
             if (kept := _left_out_of(commands, previous, clause)) is not None:
@@ -915,11 +915,19 @@ def _leaves_alone(clause: _Clause) -> bool:
 _KEEP_WORDS = frozenset({"留着"})
 
 
-def _only_exclusion(clause: _Clause) -> bool:
-    """Return True for a clause that only excludes rooms (除了厨房和卫生间，其他灯都打开)."""
+def _only_exclusion(clause: _Clause, following: Sequence[_Token] = ()) -> bool:
+    """Return True for a clause that only excludes rooms (除了厨房和卫生间，其他灯都打开).
+
+    A kind said with them that the ``following`` clause names too excludes no more (除了神台的灯，
+    其他灯都关掉); one it leaves unsaid is the set's (窗帘除了主卧的，都打开).
+    """
+    kind = clause.targets[0].name if clause.targets else ANY_NAME
+    said_again = is_type_word(kind) and any(
+        t.kind in {_Kind.NAME, _Kind.TYPE} and t.value == kind for t in following
+    )
     return (
         len(clause.targets) == 1
-        and clause.targets[0].name == ANY_NAME
+        and (kind == ANY_NAME or said_again)
         and bool(clause.targets[0].exclude or clause.targets[0].left_out)
         and not clause.targets[0].include
         and not any(token.kind in _ACTION_WORD_KINDS for token in clause.tokens)
