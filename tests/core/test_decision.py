@@ -123,12 +123,7 @@ def result(command: Command, *candidates: Candidate, hint: str | None = None, **
         ("设置=hdmi2", SOURCE, "HDMI 2", None),  # spaces aside
         ("设置=暖光", COLOUR_TEMPERATURE, 2700, None),  # a point of the range said in words
         ("设置=冷光", COLOUR_TEMPERATURE, 5000, None),  # held within the lamp's range
-        (
-            "设置=彩虹",
-            COLOUR_TEMPERATURE,
-            None,
-            ArgumentProblem.UNKNOWN_VALUE,
-        ),  # the one value whose words hold what was said
+        ("设置=彩虹", COLOUR_TEMPERATURE, None, ArgumentProblem.MISSING),  # a range lists nothing to choose
         ("设置摆风=关闭", OSCILLATE, False, None),
         ("设置=dry模式", MODE, None, ArgumentProblem.UNKNOWN_VALUE),
         # a fan of three speeds: Home Assistant's whole percentages, rounded down (67 % is the top speed)
@@ -986,3 +981,19 @@ def test_the_end_of_a_list_said_is_carried_out_not_taken_for_a_value_left_unused
 def test_an_adjustment_of_a_listed_value_moves_to_the_next_one_ranked(action, current, value, problem):
     argument = command_argument(action, FAN_MODES, current)
     assert (argument.value, argument.problem) == (value, problem)
+
+
+def test_a_listed_value_is_read_in_the_homes_spelling_folded_like_speech():
+    """星空燈開極光模式: the effect listed as 極光 (Traditional) is 极光 said; Night is night mode."""
+    effects = CommandSpec(
+        id="light.turn_on:effect",
+        description="设置灯效",
+        value_list=[{"value": "星空", "description": "星空"}, {"value": "極光", "description": "極光"}],
+    )
+    modes = CommandSpec(
+        id="fan.set_preset_mode",
+        description="设置风扇模式",
+        value_list=[{"value": "Auto"}, {"value": "Night"}],
+    )
+    assert command_argument("设置=极光模式", effects).value == "極光"
+    assert command_argument("设置=夜间模式", modes).value == "Night"

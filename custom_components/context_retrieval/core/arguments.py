@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from .fusion import ActionValue, is_plain_number, takes_argument
+from .fusion import ActionValue, is_plain_number, listed_words, takes_argument
 from .parsing.offline import EXTREME_VALUES, relative_direction
-from .text import package_text
+from .text import compact, package_text
 
 if TYPE_CHECKING:
     from .models import CommandSpec
@@ -154,8 +154,8 @@ def _named_value(words: str, command: CommandSpec) -> Argument:
     """Return the point of the range the words name (调成暖光: 2700 K), held within the range."""
     named = command.named_values or {}
     said = max((word for word in named if word in words), key=len, default=None)
-    if said is None:
-        return Argument(problem=ArgumentProblem.UNKNOWN_VALUE)
+    if said is None:  # a range has no list to offer: how much is asked
+        return Argument(problem=ArgumentProblem.MISSING)
     value_range = command.value_range or {}
     value = named[said]
     low, high = value_range.get("minimum"), value_range.get("maximum")
@@ -174,17 +174,15 @@ def _listed_value(action: str, value_list: list[dict[str, Any]]) -> Argument:
     _, equals, said = action.partition("=")
     if equals and (end := EXTREME_VALUES.get(said.strip())) is not None:
         return _listed_end(end, value_list)
-    text = (said if equals else action).strip().lower().replace(" ", "")
+    text = compact(said if equals else action)
     best: tuple[int, Any] | None = None
     for item in value_list:
-        for word in (item.get("description"), item.get("value")):
-            if not isinstance(word, str) or not word or word.lower().replace(" ", "") not in text:
-                continue
-            if best is None or len(word) > best[0]:
+        for word in listed_words(item):
+            if word and word in text and (best is None or len(word) > best[0]):
                 best = (len(word), item.get("value"))
     if best is None and text:
         # 设置摆风=开启 on a fan listing 开启摇头 and 关闭摇头: the one value whose words hold it.
-        holding = [item for item in value_list if text in str(item.get("description") or "").lower()]
+        holding = [item for item in value_list if text in compact(str(item.get("description") or ""))]
         best = (len(text), holding[0].get("value")) if len(holding) == 1 else None
     if best is None:
         return Argument(problem=ArgumentProblem.UNKNOWN_VALUE if equals else ArgumentProblem.MISSING)

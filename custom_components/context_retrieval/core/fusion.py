@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from .parsing.offline import EXTREME_VALUES, relative_direction
-from .text import has_han, has_latin, unified
+from .text import compact, has_han, has_latin, unified
 
 if TYPE_CHECKING:
     import numpy as np
@@ -117,13 +117,18 @@ def _unit_family(unit: str | None) -> str | None:
     return unit
 
 
+def listed_words(item: dict[str, Any]) -> list[str]:
+    """Return the words saying a listed value, its description and itself, read as utterances are.
+
+    The home's spelling is folded like what is said (極光 is 极光; Night is 夜间, as night mode).
+    """
+    return [compact(word) for word in (item.get("description"), item.get("value")) if isinstance(word, str)]
+
+
 def listed_in(words: str, item: dict[str, Any]) -> bool:
     """Return True when ``words`` say a listed value, by its description or itself (睡眠模式: sleep)."""
-    said = words.replace(" ", "")
-    return any(
-        isinstance(word, str) and word and word.lower().replace(" ", "") in said
-        for word in (item.get("description"), item.get("value"))
-    )
+    said = compact(words)
+    return any(word and word in said for word in listed_words(item))
 
 
 def is_plain_number(value: str) -> bool:
