@@ -780,3 +780,5 @@ def test_the_present_value_of_a_command_is_read_from_the_entity():
         entity_commands.current_value(State("climate.ac", "off", {}), "climate.set_fan_mode:fan_mode") is None
     )
     assert entity_commands.current_value(None, "climate.set_fan_mode:fan_mode") is None
+    lamp = State("light.lamp", "on", {"color_temp_kelvin": 5000})
+    assert entity_commands.current_value(lamp, "light.turn_on:color_temp_kelvin") == 5000.0

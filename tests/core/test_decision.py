@@ -997,3 +997,47 @@ def test_a_listed_value_is_read_in_the_homes_spelling_folded_like_speech():
     )
     assert command_argument("设置=极光模式", effects).value == "極光"
     assert command_argument("设置=夜间模式", modes).value == "Night"
+
+
+@pytest.mark.parametrize(
+    ("action", "current", "value"),
+    [
+        ("调低色温", 5000, 4800),  # a tenth of 2200 to 5000 K is 280: counted as 200 K
+        ("调低色温", 2300, 2200),  # held within the range
+        ("调高色温", 4000, 4200),
+        ("调高温度", 26, 27),  # a narrow range moves by a unit
+    ],
+)
+def test_an_adjustment_without_a_number_moves_by_a_round_step_of_its_range(action, current, value):
+    spec = COLOUR_TEMPERATURE if "色温" in action else TARGET
+    assert command_argument(action, spec, current).value == value
+
+
+def test_warmth_said_of_a_light_is_a_lower_colour_temperature():
+    """台灯暖一点: warmer light (a lower colour temperature), not a temperature the lamp lacks."""
+    home = {
+        "light.desk": Device(
+            id="light.desk",
+            name="台灯",
+            room="书房",
+            category="Light",
+            commands=[TURN_ON, COLOUR_TEMPERATURE],
+        ),
+        "climate.ac": Device(
+            id="climate.ac", name="空调", room="书房", category="AirConditioner", commands=[TARGET]
+        ),
+    }
+    temperatures = {"light.desk": 4000.0, "climate.ac": 25.0}
+
+    def current(device_id: str, command: CommandSpec) -> float | str | None:
+        return temperatures[device_id]
+
+    def warmer(device_id: str, capability: str) -> RetrievalResult:
+        return result(Command(a="调高温度", n="台灯"), device(device_id, capability, "name_hit"))
+
+    lamp = decide([warmer("light.desk", TURN_ON.id)], home, "台灯暖一点", current)
+    assert [(a.device_ids, a.command.id, a.value) for a in lamp.actions] == [
+        (("light.desk",), COLOUR_TEMPERATURE.id, 3800)
+    ]
+    ac = decide([warmer("climate.ac", TARGET.id)], home, "空调暖一点", current)
+    assert [(a.command.id, a.value) for a in ac.actions] == [(TARGET.id, 26)]  # its own temperature

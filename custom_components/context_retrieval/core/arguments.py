@@ -28,9 +28,15 @@ PERCENT_STEP = 20.0
 UNIT_INTERVAL_STEP = 0.1
 """How far 大声一点 moves a 0-to-1 value (a volume level) when no number is said."""
 UNIT_STEP = 1.0
+"""How far 调高一点 moves any other value (a temperature) when no number is said."""
+WIDE_RANGE = 100
+"""Units a range spans beyond which a unit is no step a person would notice (2700 to 6500 K)."""
+WIDE_RANGE_STEPS = 10
+"""Steps an adjustment without a number takes across a wide range."""
+ROUND_MULTIPLES = (1, 2, 5, 10)
+"""The round steps people count in, times a power of ten."""
 _SMALLEST_STEP = {1: 0.01}
 """The first step above 0 of a 0-to-1 range (a volume level); 1 for any other."""
-"""How far 调高一点 moves any other value (a temperature) when no number is said."""
 
 
 LEVEL_WORD = "档"
@@ -308,7 +314,7 @@ def _relative_value(
     elif str(value_range.get("unit")) == "%":
         step = PERCENT_STEP
     else:
-        step = UNIT_STEP
+        step = _unit_step(low, high)
     if isinstance(low, (int, float)) and low < 0:
         value = direction * step  # a change command: brightness_step_pct
     elif current is None:
@@ -322,6 +328,19 @@ def _relative_value(
     if command.type == "integer" or (float(value).is_integer() and _integral(value_range)):
         return Argument(round(value))
     return Argument(round(value, 2))
+
+
+def _unit_step(low: object, high: object) -> float:
+    """Return how far an adjustment without a number moves a range: a unit, or a tenth of a wide one.
+
+    调高一点 moves a temperature by a degree; a colour temperature of 2700 to 6500 K by a tenth,
+    380 K, said as people count: 500 K (the nearest of 1, 2 and 5 times a power of ten).
+    """
+    if isinstance(low, (int, float)) and isinstance(high, (int, float)) and high - low > WIDE_RANGE:
+        tenth = (high - low) / WIDE_RANGE_STEPS
+        power = 10 ** math.floor(math.log10(tenth))
+        return min((m * power for m in ROUND_MULTIPLES), key=lambda step: abs(math.log10(step / tenth)))
+    return UNIT_STEP
 
 
 def _integral(value_range: dict[str, Any]) -> bool:

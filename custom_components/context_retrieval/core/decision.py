@@ -36,6 +36,7 @@ from .parsing.offline import (
     ATTRIBUTE_WORDS,
     EXTREME_VALUES,
     SETTING_PREFIX,
+    TEMPERATURE_ATTRIBUTE,
     relative_direction,
     spoken_values,
 )
@@ -351,6 +352,8 @@ def _decide_one(
     if result.command.a == UNKNOWN_ACTION or "raw_text_reading" in result.meta or not result.candidates:
         return Decision(Outcome.HAND_OFF)
     top, targets = _chosen(result)
+    if (warmth := _warmth_of_light(result, top, devices)) is not None:
+        result, top = warmth  # 台灯暖一点: the light's colour temperature, lower
     turned = _by_direction(result, top, devices)
     if turned is not None or _goes_as_said(result, top, devices):
         # 风小一点 kept on 调高风速 for want of a close command: the device's one going that way;
@@ -577,6 +580,35 @@ def _by_direction(result: RetrievalResult, top: Candidate, devices: Mapping[str,
     if len(going) != 1:
         return None
     return replace(top, capability_id=going[0].id)
+
+
+WARMER_LIGHT, COOLER_LIGHT = "调低色温", "调高色温"
+"""Warmer light is a lower colour temperature; cooler light, a higher one."""
+COLOUR_TEMPERATURE_FIELD = "color_temp_kelvin"
+TEMPERATURE_FIELD = "temperature"
+"""Held by the fields of a temperature of a device's own (temperature, target_temp_high)."""
+
+
+def _warmth_of_light(
+    result: RetrievalResult, top: Candidate, devices: Mapping[str, Device]
+) -> tuple[RetrievalResult, Candidate] | None:
+    """Return the result and candidate moving a light's colour temperature when warmth is said of it.
+
+    暖一点 said of a device with a colour temperature and no temperature of its own is warmer
+    light: a lower colour temperature (冷一点, a higher one). None otherwise.
+    """
+    action = result.command.a
+    direction = relative_direction(action)
+    device = devices.get(top.entity_id) if top.entity_kind == "device" else None
+    if direction is None or device is None or TEMPERATURE_ATTRIBUTE not in action:
+        return None
+    fields = {command.id.rpartition(":")[2]: command for command in device.commands if not command.readable}
+    colour = fields.get(COLOUR_TEMPERATURE_FIELD)
+    if colour is None or any(TEMPERATURE_FIELD in field for field in fields):
+        return None
+    command = replace(result.command, a=WARMER_LIGHT if direction > 0 else COOLER_LIGHT)
+    meta = {k: v for k, v in result.meta.items() if k != "kept_for_unfamiliar_action"}
+    return replace(result, command=command, meta=meta), replace(top, capability_id=colour.id)
 
 
 def _goes_as_said(result: RetrievalResult, top: Candidate, devices: Mapping[str, Device]) -> bool:
