@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from custom_components.context_retrieval.core.frames import with_frame, with_implied_target
@@ -117,3 +119,21 @@ def test_a_kind_said_without_a_room_is_the_last_rooms_when_it_has_one(home):
         lambda _room, _name: False,
     )
     assert bedroom_only.s == "*"  # no curtain in the bedroom: the name is not scoped to it
+
+
+def test_a_device_of_the_last_commands_kind_said_alone_says_which_was_meant():
+    """纱帘 after 窗帘打开 (asked which): open the sheer; 电视 after 关灯 is no light, so nothing is taken."""
+    curtains = Command(a="打开", n="窗帘", t="Blind", q=Quantifier.ALL)
+    sheer = Command(a="UNKNOWN", n="纱帘", t="Blind")
+    assert with_frame(sheer, curtains, "纱帘").a == "打开"
+    assert with_frame(sheer, curtains, "那个纱帘吧").a == "打开"
+    assert with_frame(sheer, curtains, "纱帘坏了").a == "UNKNOWN"  # more was said than which
+    tv = Command(a="UNKNOWN", n="电视", t="Television")
+    assert with_frame(tv, LIGHTS_ON, "电视").a == "UNKNOWN"
+
+
+def test_a_room_and_a_classifier_say_which_was_meant():
+    """爷爷奶奶房间那只 after 电视声音太响了: the TV of that room, turned down."""
+    louder = Command(a="调小音量", n="电视", t="Television")
+    room = Command(a="UNKNOWN", s="爷爷奶奶房间")
+    assert with_frame(room, louder, "爷爷奶奶房间那只") == replace(louder, s="爷爷奶奶房间")

@@ -63,9 +63,22 @@ def with_frame(
         if last.t in CATEGORY_WORDS and not is_type_word(name) and not any(called(r, name) for r in rooms):
             name = CATEGORY_WORDS[last.t]
         return replace(command, a=action, n=name, t=last.t, q=quantifier)
-    if command.a == UNKNOWN_ACTION and command.n not in {ANY_NAME, LAST_MENTIONED} and goes_on:
+    named = command.a == UNKNOWN_ACTION and command.n not in {ANY_NAME, LAST_MENTIONED}
+    if named and (goes_on or _narrows(command, last, said)):
         return replace(command, a=last.a)
     return command
+
+
+def _narrows(command: Command, last: Command, said: str) -> bool:
+    """Return True when the utterance says only a device of the last command's kind (纱帘 after 窗帘打开).
+
+    It says which of them was meant, as a room does (书房的 after 打开台灯).
+    """
+    if command.t == UNKNOWN_CATEGORY or command.t != last.t:
+        return False
+    for word in sorted([command.n, *command.s.split(",")], key=len, reverse=True):
+        said = said.replace(compact(word), "")
+    return not set(said) - CORRECTION_PARTICLES
 
 
 def _in_the_last_room(command: Command, last: Command, said: str, called: CalledInRoom) -> bool:
@@ -87,8 +100,8 @@ def _in_the_last_room(command: Command, last: Command, said: str, called: Called
     )
 
 
-CORRECTION_PARTICLES = frozenset("的那个吧呢啊呀嘛是")
-"""What a correction may say besides its room (书房的, 是书房那个吧)."""
+CORRECTION_PARTICLES = frozenset("的那个吧呢啊呀嘛是只台盏部")
+"""What a correction says besides its room or name: particles, classifiers (书房的, 是书房那个吧, 那只)."""
 
 
 def _only_rooms_said(said: str, command: Command) -> bool:
