@@ -1041,3 +1041,52 @@ def test_warmth_said_of_a_light_is_a_lower_colour_temperature():
     ]
     ac = decide([warmer("climate.ac", TARGET.id)], home, "空调暖一点", current)
     assert [(a.command.id, a.value) for a in ac.actions] == [(TARGET.id, 26)]  # its own temperature
+
+
+def test_a_name_that_is_part_of_several_devices_names_asks_which():
+    """小米 开一下 with a lamp aliased 小米台灯 and a 小米风扇: which one is meant?"""
+    fan_on = CommandSpec(id="fan.turn_on", description="打开风扇")
+    home = {
+        "light.l": Device(
+            id="light.l",
+            name="Study Lamp",
+            room="书房",
+            category="Light",
+            aliases=["小米台灯"],
+            commands=[TURN_ON],
+        ),
+        "fan.f": Device(id="fan.f", name="小米风扇", room="卧室", category="Fan", commands=[fan_on]),
+    }
+    found = result(
+        Command(a="打开", n="小米"),
+        device("light.l", TURN_ON.id, "name_partial"),
+        device("fan.f", fan_on.id, "name_partial"),
+    )
+    assert decide([found], home, "小米开一下").reason is AskReason.WHICH_DEVICE
+    fan = result(Command(a="打开", n="小米风扇"), device("fan.f", fan_on.id, "name_hit"))
+    assert [a.device_ids for a in decide([fan], home, "小米风扇开一下").actions] == [("fan.f",)]
+
+
+def test_an_alias_that_is_a_kind_of_lamp_is_no_name_of_its_own_either():
+    """打开台灯 finding the lamp aliased 台灯, on, while the attic's 阁楼台灯 is off: which one?"""
+    home = {
+        "light.d": Device(
+            id="light.d",
+            name="囡囡台灯",
+            room="亭子间",
+            category="Light",
+            aliases=["台灯"],
+            commands=[TURN_ON],
+        ),
+        "light.a": Device(id="light.a", name="阁楼台灯", room="阁楼", category="Light", commands=[TURN_ON]),
+    }
+    found = result(
+        Command(a="打开", n="台灯", t="Light"),
+        device("light.d", TURN_ON.id, "alias_hit", "type_hit"),
+        device("light.a", TURN_ON.id, "name_partial", "type_hit"),
+    )
+
+    def running(device_id: str) -> bool | None:
+        return device_id == "light.d"
+
+    assert decide([found], home, "打开台灯", running=running).reason is AskReason.WHICH_DEVICE

@@ -486,7 +486,7 @@ def _changes_nothing(
     """Return True when switching the device chosen changes nothing, while one found like it would change.
 
     The device is already on (off) and was not called by a name of its own (an alias that is
-    only a kind word, 电视 or 吊扇, is no name of its own); another of its kind found by its name
+    only a kind word, 电视, 吊扇 or 台灯, is no name of its own); another of its kind found by its name
     or room is off (on): the user likely means that one.
     """
     action = result.command.a
@@ -495,7 +495,11 @@ def _changes_nothing(
         return False
     wanted = action == ACTION_ON
     said = compact(text)
-    own_names = [name for name in _called(device) if len(name) >= MIN_NAME_LENGTH and not is_type_word(name)]
+    own_names = [
+        name
+        for name in _called(device)
+        if len(name) >= MIN_NAME_LENGTH and not is_type_word(name) and name not in TYPE_WORDS
+    ]
     if running(device.id) is not wanted or any(name in said for name in own_names):
         return False
     return any(
@@ -646,13 +650,14 @@ def _unclear_target(
     said_name = _says_name(device, text) and not _says_more(device, result.command.n)
     if _guessed(result, top, targets) or (not said_name and _name_unmatched(result, top, devices)):
         return _which(AskReason.NOT_FOUND, result, devices)
-    untyped = result.command.t == UNKNOWN_CATEGORY
-    if (
-        untyped
+    several_sets = (
+        result.command.t == UNKNOWN_CATEGORY
         and top.entity_kind == "group"
         and any(c.entity_kind == "group" for c in result.candidates[1:])
-    ):
+    )
+    if several_sets or (not said_name and _name_calls_several(result, devices)):
         # 除了卧室都关掉: lights, curtains and valves are each a set; which are meant is a guess.
+        # Xiaomi 开一下: the lamp or the fan?
         return _which(AskReason.WHICH_DEVICE, result, devices)
     counts = Counter(devices[d].room for d in targets if d in devices and devices[d].room)
     rooms = sorted(counts, key=lambda room: (-counts[room], room))  # the rooms with most of the set first
@@ -944,6 +949,20 @@ def _said_whole(name: str, said: str, others: Sequence[str]) -> bool:
             return True
         start = said.find(name, start + 1)
     return False
+
+
+def _name_calls_several(result: RetrievalResult, devices: Mapping[str, Device]) -> bool:
+    """Return True when the name said, no kind, is part of several found devices' names (Xiaomi)."""
+    name = compact(result.command.n)
+    if result.command.n in {ANY_NAME, LAST_MENTIONED} or is_type_word(name) or name in TYPE_WORDS:
+        return False
+    called = {
+        candidate.entity_id
+        for candidate in result.candidates
+        if candidate.entity_kind == "device"
+        and _is_called(devices.get(candidate.entity_id), result.command.n)
+    }
+    return len(called) > 1
 
 
 def _name_unmatched(result: RetrievalResult, top: Candidate, devices: Mapping[str, Device]) -> bool:
