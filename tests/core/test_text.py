@@ -100,7 +100,7 @@ def test_no_variant_word_is_folded_across_a_home_word():
         ("twenty one", "21"),
         ("one hundred percent", "100%"),
         ("set to five", "调到5"),
-        ("the one in the bedroom", "oneinbedroom"),  # one alone names, it does not count
+        ("the one in the bedroom", "onebedroom"),  # one alone names, it does not count
         ("Xbox One", "xboxone"),
         ("seventeenth", "seventeenth"),  # whole words only
     ],

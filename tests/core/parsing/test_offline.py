@@ -773,3 +773,20 @@ def test_a_clause_without_an_action_that_opens_with_unknown_words_says_why() -> 
 def test_wu_and_everyday_words_are_read(text: str, action: str, name: str) -> None:
     commands, unread, _remarks = OfflineParser.build(ROOMS, DEVICE_NAMES).read(text)
     assert ([(c.a, c.n) for c in commands], unread) == ([(action, name)], ())
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Turn off the TV in the 客厅", [("关闭", "客厅", "电视")]),
+        (
+            "Please turn off the 洗衣机 and the 台灯 in 书房",
+            [("关闭", "书房", "洗衣机"), ("关闭", "书房", "台灯")],
+        ),
+        ("Which lights are on in the 卧室?", [("查询状态", "卧室", "灯")]),
+    ],
+)
+def test_a_room_said_after_the_devices_is_theirs(text: str, expected: list) -> None:
+    """English puts the place last (the TV in the living room); a task's place stays its own (扫一下卧室)."""
+    commands, unread, _remarks = OfflineParser.build(ROOMS, DEVICE_NAMES).read(text)
+    assert ([(c.a, c.s, c.n) for c in commands], unread) == (expected, ())

@@ -1320,11 +1320,13 @@ def _read_clause(tokens: list[_Token], lexicon: OfflineParser) -> _Clause:
     targets: list[_Target] = []
     pending: list[str] = []
     last_rooms: list[str] = []
-    for phrase, rooms_before in _phrases(tokens):
+    phrases, rooms_after = _phrases(tokens)
+    for phrase, rooms_before in phrases:
         pending.extend(rooms_before)
         rooms = pending or last_rooms
         targets.append(_phrase_target(phrase, rooms, lexicon))
         last_rooms, pending = list(rooms), []
+    _place_after(targets, rooms_after, kinds)
     has_scope = excepting or _Kind.ROOM in kinds
     if targets and _points_back(tokens):
         targets = [replace(targets[0], name=LAST_MENTIONED)]
@@ -1341,6 +1343,18 @@ def _read_clause(tokens: list[_Token], lexicon: OfflineParser) -> _Clause:
         target.quantifier = quantifier
         target.count = count
     return _Clause(tokens=tokens, targets=targets, has_scope=has_scope, value=value)
+
+
+def _place_after(targets: Sequence[_Target], rooms: Sequence[str], kinds: set[_Kind]) -> None:
+    """Give the targets without rooms of their own the rooms said after them.
+
+    The TV in the 客堂间, the washer and the dryer on the 晒台: English says the place last. A
+    task's place is where it goes (扫一下卧室), no room of the vacuum's.
+    """
+    if _Kind.TASK in kinds:
+        return
+    for target in targets:
+        target.include = target.include or list(rooms)
 
 
 def _take_setting_value(tokens: list[_Token]) -> tuple[list[_Token], str]:
@@ -1517,8 +1531,8 @@ def _room_list(tokens: Sequence[_Token], index: int) -> tuple[list[str], int]:
     return rooms, index
 
 
-def _phrases(tokens: Sequence[_Token]) -> list[tuple[list[_Token], list[str]]]:
-    """Return each noun phrase with the rooms said since the previous one.
+def _phrases(tokens: Sequence[_Token]) -> tuple[list[tuple[list[_Token], list[str]]], list[str]]:
+    """Return each noun phrase with the rooms said since the previous one, and the rooms said after all.
 
     A phrase is a run of names, type words and unknown characters that ends in a
     name or type word (Chinese noun phrases are head-final: 音响静音灯, 门口开关); a bare type
@@ -1560,7 +1574,7 @@ def _phrases(tokens: Sequence[_Token]) -> list[tuple[list[_Token], list[str]]]:
         run = []
         if token.kind is _Kind.ROOM:
             rooms.append(token.value)
-    return phrases
+    return phrases, rooms
 
 
 def _phrase_target(phrase: Sequence[_Token], rooms: Sequence[str], lexicon: OfflineParser) -> _Target:
