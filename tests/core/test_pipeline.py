@@ -1072,3 +1072,20 @@ def test_a_device_left_out_by_its_name_before_the_kind_is_left_out_of_the_set():
     assert "exclusion_unmatched" not in result.meta
     (rooms,) = retrieve("窗帘除了卧室的,都打开", home, None, ConversationState())
     assert (rooms.command.n, rooms.command.s) == ("窗帘", "*,!卧室")  # the kind said first is the set's
+
+
+def test_a_follow_up_goes_to_the_rooms_the_conversation_is_in():
+    """卧室空调打开, 窗帘都关了吗 (the whole home), 那台灯也开: the bedroom's lamp, not the study's."""
+    home = [
+        light("lamp-b", "台灯", "卧室"),
+        light("lamp-s", "台灯", "书房"),
+        Device(id="ac-b", name="空调", room="卧室", category="AirConditioner", commands=[ON, OFF]),
+        Device(id="blind-b", name="窗帘", room="卧室", category="Blind", commands=[OPEN, CLOSE]),
+        Device(id="blind-s", name="窗帘", room="书房", category="Blind", commands=[OPEN, CLOSE]),
+    ]
+    state = ConversationState()
+    retrieve("卧室空调打开", home, None, state)
+    retrieve("窗帘都关了吗", home, None, state)
+    (result,) = retrieve("那台灯也开", home, None, state)
+    assert (result.command.a, result.command.s) == ("打开", "卧室")
+    assert result.candidates[0].entity_id == "lamp-b"

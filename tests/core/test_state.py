@@ -4,6 +4,7 @@ from dataclasses import dataclass
 
 import pytest
 
+from custom_components.context_retrieval.core.models import Command
 from custom_components.context_retrieval.core.state import (
     DEFAULT_STATE_TTL_SECONDS,
     RECENT_MENTIONS,
@@ -139,3 +140,17 @@ def test_all_of_the_last_few_mentions_one_device_each_is_what_they_mentioned():
     assert state.recently_mentioned() == [f"fan.{n}" for n in range(RECENT_MENTIONS)]
     state.clear()
     assert state.recently_mentioned() == []
+
+
+def test_the_rooms_of_the_last_command_naming_rooms_are_kept_until_the_memory_expires():
+    """晴晴房间冷气开, then 窗户有关吗 (the whole home): the conversation is still in 晴晴房间."""
+    now = [0.0]
+    state = ConversationState(clock=lambda: now[0])
+    assert state.last_rooms() is None
+    state.remember(["climate.girl"], Command(a="打开", s="晴晴房间", n="空调"))
+    state.remember(["cover.a", "cover.b"], Command(a="查询状态", n="窗户"))
+    assert state.last_rooms() == "晴晴房间"
+    state.remember(["light.x"], Command(a="关闭", s="*,!客厅", n="灯"))  # an exclusion is no place
+    assert state.last_rooms() == "晴晴房间"
+    now[0] += state.ttl_seconds
+    assert state.last_rooms() is None

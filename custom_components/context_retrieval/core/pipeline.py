@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from time import perf_counter
 from typing import TYPE_CHECKING, Any
 
@@ -12,6 +12,7 @@ from .frames import with_frame, with_implied_target
 from .home_index import HomeIndex, build_home_index
 from .models import (
     ANY_NAME,
+    ANY_ROOM,
     UNKNOWN_ACTION,
     UNKNOWN_COMMAND,
     Command,
@@ -119,6 +120,8 @@ def retrieve(  # noqa: PLR0913 - the public signature is fixed by the contract
     results = []
     said_rooms: frozenset[str] = frozenset()
     last = state.last_command()
+    if last is not None and last.s == ANY_ROOM and (rooms := state.last_rooms()):
+        last = replace(last, s=rooms)  # 晴晴房间冷气开, 窗户有关吗 (the whole home), 那卷帘也拉下来: hers
     mentioned = [
         index.devices[index.positions[d]].category for d in state.last_mentioned() if d in index.positions
     ]

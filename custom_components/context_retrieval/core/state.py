@@ -6,6 +6,8 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from .models import ANY_ROOM
+
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
@@ -29,6 +31,8 @@ class ConversationState:
     _remembered_at: float = field(default=0.0, init=False, repr=False)
     _recent: tuple[tuple[str, ...], ...] = field(default=(), init=False, repr=False)
     """The devices of the last few mentions, oldest first: the last of them is the last mentioned."""
+    _rooms: str = field(default="", init=False, repr=False)
+    """The rooms the last command naming rooms went to (wire ``s``): where the conversation is."""
 
     def remember(self, device_ids: Sequence[str], command: Command | None = None) -> None:
         """Remember the devices just mentioned (one device, or every member of a group) and the command.
@@ -41,9 +45,11 @@ class ConversationState:
         if not device_ids:
             return
         if self._expired():
-            self._recent = ()
+            self._recent, self._rooms = (), ""
         mentioned = tuple(dict.fromkeys(device_ids))
         self._command = command
+        if command is not None and command.s != ANY_ROOM and "!" not in command.s:
+            self._rooms = command.s
         self._remembered_at = self.clock()
         if self._recent and set(mentioned) <= set(self._recent[-1]):
             # the agent acting on one of the devices just found narrows that mention
@@ -59,6 +65,12 @@ class ConversationState:
         if self._command is None or self._expired():
             return None
         return self._command
+
+    def last_rooms(self) -> str | None:
+        """Return the rooms the last command naming rooms went to (客厅,卧室), or None if none or expired."""
+        if not self._rooms or self._expired():
+            return None
+        return self._rooms
 
     def last_mentioned(self) -> list[str]:
         """Return the remembered device ids, or an empty list when none or expired."""
@@ -77,3 +89,4 @@ class ConversationState:
         self._command = None
         self._remembered_at = 0.0
         self._recent = ()
+        self._rooms = ""
