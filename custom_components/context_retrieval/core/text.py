@@ -152,7 +152,7 @@ class NumberWords:
 
     def digits(self, text: str) -> str:
         """Return ``text`` (lower case) with every number said in words written in digits."""
-        if self.pattern is None:
+        if self.pattern is None or not _LATIN.search(text):
             return text
         return self.pattern.sub(lambda match: str(self._value(match.group(0))), text)
 
@@ -175,11 +175,16 @@ def unified(text: str) -> str:
     return _SPACES.sub(" ", _DASHES.sub("-", text)).strip().lower()
 
 
+NORMALIZED_CACHE = 8192
+"""Texts whose normal form is kept: names, values and words are normalised again and again."""
+
+
+@functools.lru_cache(maxsize=NORMALIZED_CACHE)
 def normalize(text: str) -> str:
     """Return ``text`` unified, with the words of other varieties and languages folded.
 
-    Traditional characters become Simplified, and the words of other varieties and languages
-    (熄, 冷气, living room) the Mandarin words the engine reads.
+    Traditional characters become Simplified, numbers said in words digits, and the words of
+    other varieties and languages (熄, 冷气, living room) the Mandarin words the engine reads.
     """
     return _SPACES.sub(" ", _variants().fold(_number_words().digits(unified(text)))).strip()
 
