@@ -790,3 +790,20 @@ def test_a_room_said_after_the_devices_is_theirs(text: str, expected: list) -> N
     """English puts the place last (the TV in the living room); a task's place stays its own (扫一下卧室)."""
     commands, unread, _remarks = OfflineParser.build(ROOMS, DEVICE_NAMES).read(text)
     assert ([(c.a, c.s, c.n) for c in commands], unread) == (expected, ())
+
+
+@pytest.mark.parametrize(
+    ("text", "action"),
+    [
+        ("再大声", "调大音量"),
+        ("电视小声", "调小音量"),
+        ("再亮", "调亮"),
+        ("风扇再大", "调大风速"),
+        ("空调再低", "调低温度"),
+        ("再低一度", "调低温度=1C"),  # a step with its number stays one
+    ],
+)
+def test_a_direction_after_again_is_a_step_that_way(text: str, action: str) -> None:
+    """再亮 is 再亮一点; 大声 and 小声 alone say the volume."""
+    commands, unread, _remarks = OfflineParser.build(ROOMS, DEVICE_NAMES).read(text)
+    assert ([c.a for c in commands], unread) == ([action], ())

@@ -237,12 +237,12 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     **_mapped(_Kind.ADJUST, dict.fromkeys(("调小点", "调小些"), "调小")),
     **_mapped(_Kind.ADJUST, dict.fromkeys(("高一点", "高点", "升高", "提高", "调高点"), "调高")),
     **_mapped(_Kind.ADJUST, dict.fromkeys(("低一点", "低点", "降低", "调低点"), "调低")),
-    **_mapped(_Kind.ADJUST, dict.fromkeys(("大点声", "大声点", "大声一点", "大声些"), "调大音量")),
+    **_mapped(_Kind.ADJUST, dict.fromkeys(("大点声", "大声点", "大声一点", "大声些", "大声"), "调大音量")),
     **_mapped(_Kind.ADJUST, dict.fromkeys(("暖和一点", "暖和点", "暖一点", "暖和些"), "调高温度")),
     **_mapped(_Kind.ADJUST, dict.fromkeys(("凉快一点", "凉快点", "凉一点", "凉快些"), "调低温度")),
     **_mapped(_Kind.ADJUST, dict.fromkeys(("冷一点", "冷一些", "冷些"), "调低温度")),  # 空调再冷一点
     **_mapped(_Kind.ADJUST, dict.fromkeys(("热一点", "热一些", "热些"), "调高温度")),
-    **_mapped(_Kind.ADJUST, dict.fromkeys(("小点声", "小声点", "小声一点", "小声些"), "调小音量")),
+    **_mapped(_Kind.ADJUST, dict.fromkeys(("小点声", "小声点", "小声一点", "小声些", "小声"), "调小音量")),
     **_words(_Kind.ATTR, "亮度", "风速", "音量", "遮光", "温度", "湿度", "状态", "电量", "色温", "吸力"),
     **_words(_Kind.ATTR, "功率", "用电量", "耗电量", "漏水", "有人", "烟雾", "角度", "叶片"),
     **_mapped(
@@ -1184,6 +1184,19 @@ def _as_relative_step(token: _Token, _preceding: _Token | None, following: _Toke
     return None
 
 
+def _as_more(token: _Token, preceding: _Token | None, following: _Token | None) -> _Token | None:
+    """再亮, 风扇再大: a direction after 再 and before nothing else is a step that way (再亮一点)."""
+    if (
+        token.kind is _Kind.OTHER
+        and token.text in _RELATIVE_WORDS
+        and preceding is not None
+        and preceding.kind is _Kind.AGAIN
+        and (following is None or following.kind in {_Kind.SEP, _Kind.FILLER})
+    ):
+        return _Token(_Kind.ADJUST, token.text, _RELATIVE_WORDS[token.text])
+    return None
+
+
 def _as_amount_noun(token: _Token, preceding: _Token | None, _following: _Token | None) -> _Token | None:
     """开三成光, 调到八成亮: what the share is of adds nothing to it."""
     if (
@@ -1226,6 +1239,7 @@ def _as_lock_particle(token: _Token, preceding: _Token | None, following: _Token
 _CONTEXT_RULES = (
     _as_name_part,
     _as_relative_step,
+    _as_more,
     _as_amount_noun,
     _as_kept_state,
     _as_not_yet,
