@@ -796,14 +796,15 @@ def test_a_room_said_after_the_devices_is_theirs(text: str, expected: list) -> N
     ("text", "action"),
     [
         ("再大声", "调大音量"),
-        ("电视小声", "调小音量"),
+        ("电视再小声", "调小音量"),
         ("再亮", "调亮"),
         ("风扇再大", "调大风速"),
         ("空调再低", "调低温度"),
         ("再低一度", "调低温度=1C"),  # a step with its number stays one
+        ("电视太大声了", "调小音量"),  # too loud: a complaint, turned down
     ],
 )
 def test_a_direction_after_again_is_a_step_that_way(text: str, action: str) -> None:
-    """再亮 is 再亮一点; 大声 and 小声 alone say the volume."""
+    """再亮 is 再亮一点, 再大声 louder; 大声 alone may be a complaint (太大声了): no step."""
     commands, unread, _remarks = OfflineParser.build(ROOMS, DEVICE_NAMES).read(text)
     assert ([c.a for c in commands], unread) == ([action], ())

@@ -237,12 +237,13 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     **_mapped(_Kind.ADJUST, dict.fromkeys(("调小点", "调小些"), "调小")),
     **_mapped(_Kind.ADJUST, dict.fromkeys(("高一点", "高点", "升高", "提高", "调高点"), "调高")),
     **_mapped(_Kind.ADJUST, dict.fromkeys(("低一点", "低点", "降低", "调低点"), "调低")),
-    **_mapped(_Kind.ADJUST, dict.fromkeys(("大点声", "大声点", "大声一点", "大声些", "大声"), "调大音量")),
+    # 再大声: louder again; 大声 alone is also a complaint (太大声了, 好大聲): no step by itself
+    **_mapped(_Kind.ADJUST, dict.fromkeys(("大点声", "大声点", "大声一点", "大声些", "再大声"), "调大音量")),
     **_mapped(_Kind.ADJUST, dict.fromkeys(("暖和一点", "暖和点", "暖一点", "暖和些"), "调高温度")),
     **_mapped(_Kind.ADJUST, dict.fromkeys(("凉快一点", "凉快点", "凉一点", "凉快些"), "调低温度")),
     **_mapped(_Kind.ADJUST, dict.fromkeys(("冷一点", "冷一些", "冷些"), "调低温度")),  # 空调再冷一点
     **_mapped(_Kind.ADJUST, dict.fromkeys(("热一点", "热一些", "热些"), "调高温度")),
-    **_mapped(_Kind.ADJUST, dict.fromkeys(("小点声", "小声点", "小声一点", "小声些", "小声"), "调小音量")),
+    **_mapped(_Kind.ADJUST, dict.fromkeys(("小点声", "小声点", "小声一点", "小声些", "再小声"), "调小音量")),
     **_words(_Kind.ATTR, "亮度", "风速", "音量", "遮光", "温度", "湿度", "状态", "电量", "色温", "吸力"),
     **_words(_Kind.ATTR, "功率", "用电量", "耗电量", "漏水", "有人", "烟雾", "角度", "叶片"),
     **_mapped(
