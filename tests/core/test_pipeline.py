@@ -1089,3 +1089,31 @@ def test_a_follow_up_goes_to_the_rooms_the_conversation_is_in():
     (result,) = retrieve("那台灯也开", home, None, state)
     assert (result.command.a, result.command.s) == ("打开", "卧室")
     assert result.candidates[0].entity_id == "lamp-b"
+
+
+def test_a_remark_in_a_variety_is_taken_out_as_the_parser_heard_it():
+    """鱼缸灯关脱,鱼也要困觉的: Wu 困觉 is 睡觉, the scene's name: no word of the remark is a target."""
+    home = [
+        light("lamp-f", "鱼缸灯", "客厅"),
+        Device(id="scene.sleep", name="困觉", room="", category="Scene", commands=[ON]),
+    ]
+    text = "鱼缸灯关脱,鱼也要困觉的"
+    (result,) = retrieve(text, home, None, ConversationState())
+    assert result.meta["said_why"] == ["鱼也要睡觉的"]
+    decision = decide([result], {d.id: d for d in home}, text)
+    assert [(a.device_ids, a.command.id) for a in decision.actions] == [(("lamp-f",), OFF.id)]
+
+
+def test_an_action_on_the_whole_home_leaves_the_rooms_of_the_conversation():
+    """卧室空调打开, 所有灯都关掉, 空调也关掉: every air conditioner, not the bedroom's alone."""
+    home = [
+        light("lamp-b", "台灯", "卧室"),
+        Device(id="ac-b", name="空调", room="卧室", category="AirConditioner", commands=[ON, OFF]),
+        Device(id="ac-l", name="空调", room="客厅", category="AirConditioner", commands=[ON, OFF]),
+    ]
+    state = ConversationState()
+    retrieve("卧室空调打开", home, None, state)
+    retrieve("所有灯都关掉", home, None, state)
+    assert state.last_rooms() is None
+    (result,) = retrieve("空调也关掉", home, None, state)
+    assert result.command.s == "*"

@@ -103,10 +103,18 @@ def test_no_variant_word_is_folded_across_a_home_word():
         ("the one in the bedroom", "onebedroom"),  # one alone names, it does not count
         ("Xbox One", "xboxone"),
         ("seventeenth", "seventeenth"),  # whole words only
+        ("two hundred", "2hundred"),  # a hundred counts only as one hundred
+        ("lower the volume", "调低音量"),
     ],
 )
 def test_numbers_said_in_english_words_are_read_as_digits(said: str, read: str) -> None:
     assert compact(said) == read
+
+
+def test_wu_it_is_read_only_after_a_verb():
+    """关脱伊 is 关掉它; the 伊 of 伊莱克斯 (Electrolux) stays a name's."""
+    assert compact("灶披间灯关脱伊") == "灶披间灯关掉它"
+    assert compact("关掉伊莱克斯洗衣机").startswith("关掉伊")
 
 
 @pytest.mark.parametrize(
@@ -116,6 +124,7 @@ def test_numbers_said_in_english_words_are_read_as_digits(said: str, read: str) 
         {"english": {"tens": {"Twenty": 20}}},
         {"english": {"tens": {"twenty": "20"}}},
         {"english": {"dozens": {"dozen": 12}}},
+        {"english": {"units": {"two": True}}},
     ],
 )
 def test_a_malformed_number_words_file_is_refused(raw: object) -> None:

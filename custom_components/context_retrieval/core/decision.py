@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from .arguments import ArgumentProblem, command_argument
 from .fusion import takes_argument
-from .gating import DEVICE_WORDS, GENERIC_TYPE_WORDS, TYPE_WORDS, in_category, is_type_word
+from .gating import DEVICE_WORDS, GENERIC_TYPE_WORDS, TYPE_WORDS, in_category, is_kind_word, is_type_word
 from .models import (
     ANY_NAME,
     ANY_ROOM,
@@ -48,7 +48,7 @@ from .search import (
     close_matches,
     says_all,
 )
-from .text import compact, has_latin, normalize, without_remarks
+from .text import as_heard, compact, has_latin, normalize, without_remarks
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
@@ -232,10 +232,8 @@ def decide(  # noqa: PLR0913 - the results, what they are read against, and the 
     results = _without_target_fragments(results, devices)
     if not results:
         return Decision(Outcome.HAND_OFF)
-    heard_as = dict(results[0].meta.get("heard_as") or {})
-    for heard, home_word in heard_as.items():
-        text = text.replace(heard, home_word)  # as retrieval read it: home pot is the HomePod, 倒台 岛台
-    text = without_remarks(text, heard_as, results[0].meta.get("said_why") or ())  # 人都上楼了 says why
+    text = as_heard(text, dict(results[0].meta.get("heard_as") or {}))  # as retrieval read it
+    text = without_remarks(text, results[0].meta.get("said_why") or ())  # 人都上楼了 says why
     turn = _Turn()
     for result in results:
         before = len(turn.actions)
@@ -494,13 +492,7 @@ def _changes_nothing(
     if top.entity_kind != "device" or device is None or action not in {ACTION_ON, ACTION_OFF}:
         return False
     wanted = action == ACTION_ON
-    said = compact(text)
-    own_names = [
-        name
-        for name in _called(device)
-        if len(name) >= MIN_NAME_LENGTH and not is_type_word(name) and name not in TYPE_WORDS
-    ]
-    if running(device.id) is not wanted or any(name in said for name in own_names):
+    if running(device.id) is not wanted or _says_own_name(device, text):
         return False
     return any(
         candidate.entity_kind == "device"
@@ -655,7 +647,7 @@ def _unclear_target(
         and top.entity_kind == "group"
         and any(c.entity_kind == "group" for c in result.candidates[1:])
     )
-    if several_sets or (not said_name and _name_calls_several(result, devices)):
+    if several_sets or (not said_name and _name_calls_several(result, top, devices)):
         # 除了卧室都关掉: lights, curtains and valves are each a set; which are meant is a guess.
         # Xiaomi 开一下: the lamp or the fan?
         return _which(AskReason.WHICH_DEVICE, result, devices)
@@ -839,6 +831,14 @@ def _says_name(device: Device | None, text: str, shortest: int = 1) -> bool:
     return any(len(name) >= shortest and name in said for name in _called(device))
 
 
+def _says_own_name(device: Device, text: str) -> bool:
+    """Return True when the utterance holds a name of the device's own: no kind word (电视, 台灯)."""
+    said = compact(text)
+    return any(
+        len(name) >= MIN_NAME_LENGTH and not is_kind_word(name) and name in said for name in _called(device)
+    )
+
+
 def _says_more(device: Device | None, name: str) -> bool:
     """Return True when the name parsed says more than the device is called (卧室电视 for 客厅 电视).
 
@@ -951,10 +951,14 @@ def _said_whole(name: str, said: str, others: Sequence[str]) -> bool:
     return False
 
 
-def _name_calls_several(result: RetrievalResult, devices: Mapping[str, Device]) -> bool:
-    """Return True when the name said, no kind, is part of several found devices' names (Xiaomi)."""
-    name = compact(result.command.n)
-    if result.command.n in {ANY_NAME, LAST_MENTIONED} or is_type_word(name) or name in TYPE_WORDS:
+def _name_calls_several(result: RetrievalResult, top: Candidate, devices: Mapping[str, Device]) -> bool:
+    """Return True when the name said, no kind, is part of several found devices' names (Xiaomi).
+
+    A set said by a name (所有小米的) is meant to take them all.
+    """
+    if top.entity_kind != "device" or result.command.n in {ANY_NAME, LAST_MENTIONED}:
+        return False
+    if is_kind_word(compact(result.command.n)):
         return False
     called = {
         candidate.entity_id
@@ -974,7 +978,7 @@ def _name_unmatched(result: RetrievalResult, top: Candidate, devices: Mapping[st
     """
     command, reasons = result.command, set(top.reasons)
     heard = result.meta.get("heard_as")
-    if isinstance(heard, dict) and any(is_type_word(word) or word in TYPE_WORDS for word in heard):
+    if isinstance(heard, dict) and any(is_kind_word(word) for word in heard):
         return True  # 台灯 is a word of its own, not 大灯 misheard
     included = [
         room for room in command.s.split(",") if room and room != ANY_ROOM and not room.startswith("!")

@@ -151,6 +151,11 @@ def is_type_word(name_hint: str | None) -> bool:
     return bool(name_hint) and compact(name_hint) in GENERIC_TYPE_WORDS
 
 
+def is_kind_word(word: str) -> bool:
+    """Return True when a word (compacted) only says a kind of device (灯, 电视, 台灯, 吊扇), no name."""
+    return is_type_word(word) or word in TYPE_WORDS
+
+
 def is_apart(word: str, category: str, names: Iterable[str], kind: str = "") -> bool:
     """Return True when a device of ``category`` called ``names`` (compacted) is not what ``word`` means.
 

@@ -32,7 +32,7 @@ from .search import (
     CommandSearch,
     close_matches,
 )
-from .text import without_remarks
+from .text import as_heard, without_remarks
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -114,7 +114,8 @@ def retrieve(  # noqa: PLR0913 - the public signature is fixed by the contract
         parse_meta["commands_dropped"] = len(commands) - MAX_COMMANDS
         commands = commands[:MAX_COMMANDS]
     heard_in_text = parse_meta.pop("heard_as", {})
-    text = without_remarks(text, heard_in_text, parse_meta.get("said_why", ()))
+    if "said_why" in parse_meta:  # as the parser heard it: 人都上楼了 is 人都三楼了
+        text = without_remarks(as_heard(text, heard_in_text), parse_meta["said_why"])
     parse_ms = (perf_counter() - started) * 1000
     group_ids = (f"group-{n}" for n in itertools.count(1))
     results = []

@@ -6,17 +6,21 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .models import ANY_ROOM
+from .models import ANY_ROOM, Command, Quantifier
+from .parsing.offline import ACTION_QUERY
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
-
-    from .models import Command
 
 DEFAULT_STATE_TTL_SECONDS = 300.0
 """How long the last-mentioned devices stay resolvable (the seed's ~5 minute session)."""
 RECENT_MENTIONS = 3
 """How many of the last mentions 都关掉 may gather (主卫灯打开, 浴霸也开, 好了都关掉: both)."""
+
+
+def _acts_on_the_home(command: Command) -> bool:
+    """Return True for an action on a set over the home (所有灯都关掉, 除了卧室都关掉), no question."""
+    return command.q in {Quantifier.ALL, Quantifier.EXCEPT} and not command.a.startswith(ACTION_QUERY)
 
 
 @dataclass(slots=True)
@@ -50,6 +54,8 @@ class ConversationState:
         self._command = command
         if command is not None and command.s != ANY_ROOM and "!" not in command.s:
             self._rooms = command.s
+        elif command is not None and _acts_on_the_home(command):
+            self._rooms = ""  # 所有灯都关掉: the conversation left the room
         self._remembered_at = self.clock()
         if self._recent and set(mentioned) <= set(self._recent[-1]):
             # the agent acting on one of the devices just found narrows that mention

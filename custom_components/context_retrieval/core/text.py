@@ -123,7 +123,7 @@ class NumberWords:
     def from_sections(cls, raw: object, where: str = NUMBER_WORDS_FILE) -> NumberWords:
         """Return the number words of ``{language: {units, after_tens_only, tens, hundreds}}``.
 
-        Raise VariantsError when malformed.
+        A language may leave sections out; raise VariantsError when the file is malformed.
         """
         if not isinstance(raw, dict):
             raise VariantsError(f"{where}: expected languages")
@@ -131,10 +131,11 @@ class NumberWords:
         kinds: dict[str, list[str]] = {"units": [], "after_tens_only": [], "tens": [], "hundreds": []}
         for language, sections in raw.items():
             if not isinstance(sections, dict) or not set(sections) <= set(kinds):
-                raise VariantsError(f"{where}: {language} must have sections {sorted(kinds)}")
+                raise VariantsError(f"{where}: {language} may have sections {sorted(kinds)} only")
             for kind, words in sections.items():
                 if not isinstance(words, dict) or not all(
-                    isinstance(w, str) and w == w.lower() and isinstance(v, int) for w, v in words.items()
+                    isinstance(w, str) and w == w.lower() and isinstance(v, int) and not isinstance(v, bool)
+                    for w, v in words.items()
                 ):
                     raise VariantsError(f"{where}: {language}.{kind} must map lower-case words to integers")
                 values |= words
@@ -258,20 +259,26 @@ class HomeWords:
         return not (before.isascii() and before.isalpha()) and not (after.isascii() and after.isalpha())
 
 
-def without_remarks(text: str, heard: Mapping[str, str], remarks: Iterable[str]) -> str:
-    """Return ``text`` without the clauses that say why (鱼也要困觉的), as the parser heard it.
+def as_heard(text: str, heard: Mapping[str, str]) -> str:
+    """Return ``text`` with the words heard as the home's replaced by them (倒台 as 岛台)."""
+    for said, home_word in heard.items():
+        text = text.replace(said, home_word)
+    return text
 
-    ``heard`` maps words as said to the home words they were heard as (上楼 → 三楼); the text
-    is returned unchanged when it has no remark.
+
+def without_remarks(text: str, remarks: Iterable[str]) -> str:
+    """Return ``text`` without the clauses that say why (鱼也要困觉的), compacted, or as it is.
+
+    ``remarks`` are as the offline parser read them: compacted and folded (鱼也要睡觉的), so the
+    text is compacted to find them. A text without remarks is returned unchanged.
     """
     remarks = [remark for remark in remarks if remark]
     if not remarks:
         return text
-    for said, home_word in heard.items():
-        text = text.replace(said, home_word)
+    said = compact(text)
     for remark in remarks:
-        text = text.replace(remark, "")
-    return text
+        said = said.replace(remark, "")
+    return said
 
 
 def compact(text: str) -> str:

@@ -349,7 +349,7 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     **_mapped(_Kind.PRON, dict.fromkeys(("它", "它们", "刚才的", "刚才那个", "刚刚的", "刚才"), _REFERENCE)),
     **_mapped(_Kind.PRON, {"上一个": _REFERENCE}),
     **_mapped(_Kind.PRON, dict.fromkeys(("那个", "这个", "那台", "这台", "那盏", "这盏"), _DEMONSTRATIVE)),
-    **_words(_Kind.EXC_START, "除了", "除", "除去"),
+    **_words(_Kind.EXC_START, "除了", "除", "除去", "不包括", "不包含", "不含"),
     **_words(_Kind.EXC_START, "留", "保留", "留下", "留返"),  # 留筒灯，其他关掉: keep the downlight
     **_words(_Kind.EXC_END, "以外", "之外", "外", "留着"),  # 主卧的留着: all but the bedroom's
     **_words(_Kind.CONJ, "和", "与", "跟", "及", "以及", "、", "还有"),
@@ -541,6 +541,7 @@ class OfflineReading(NamedTuple):
     """What the offline parser read in an utterance."""
 
     commands: list[Command]
+    """The wire commands read, ``[UNKNOWN_COMMAND]`` if none."""
     unread: tuple[str, ...]
     """Words no command reads (窗帘开个缝: 缝)."""
     remarks: tuple[str, ...]
@@ -663,15 +664,15 @@ class OfflineParser:
         See ``unread_words`` and ``_what_to_do``.
         """
         tokens = _tokenize(compact(text)[:MAX_OFFLINE_CHARS], self)
-        remarks: list[str] = []
-        commands = self._commands(tokens, remarks)
+        # 那个那个，老人屋的空调调到26度: a clause of 那个 alone is no command
+        clauses, remarks = _what_to_do(
+            [clause for clause in _split_clauses(tokens) if not _hesitation(clause)]
+        )
+        commands = self._commands(clauses)
         return OfflineReading(commands, unread_words(tokens, commands), tuple(remarks))
 
-    def _commands(self, tokens: list[_Token], remarks: list[str]) -> list[Command]:
-        """Return the wire commands of the tokens, ``[UNKNOWN_COMMAND]`` if none.
-
-        The clauses that say why (鱼也要困觉的) are added to ``remarks``, as heard.
-        """
+    def _commands(self, clauses: list[list[_Token]]) -> list[Command]:
+        """Return the wire commands of the clauses' tokens, ``[UNKNOWN_COMMAND]`` if none."""
         commands: list[Command] = []
         previous: list[_Target] = []
         previous_action: str | None = None
@@ -679,10 +680,6 @@ class OfflineParser:
         carried_names: list[str] = []
         unsettled: list[_Target] = []
         """The previous clause's targets as said, before their quantifiers were settled."""
-        # 那个那个，老人屋的空调调到26度: a clause of 那个 alone is no command
-        clauses = _what_to_do(
-            [clause for clause in _split_clauses(tokens) if not _hesitation(clause)], remarks
-        )
         for number, clause_tokens in enumerate(clauses, 1):
             clause = _read_clause(clause_tokens, self)
             targets = clause.targets
@@ -719,18 +716,18 @@ class OfflineParser:
         return _or_unknown(commands)
 
 
-def _what_to_do(clauses: list[list[_Token]], remarks: list[str]) -> list[list[_Token]]:
-    """Return the clauses but those after the first saying why, which are added to ``remarks``.
+def _what_to_do(clauses: list[list[_Token]]) -> tuple[list[list[_Token]], list[str]]:
+    """Return the clauses saying what to do, and those past the first saying why, as heard.
 
     鱼缸灯关脱,鱼也要困觉的: 困觉 (a scene's name) is no second target.
     """
-    kept = clauses[:1]
+    kept, remarks = clauses[:1], []
     for clause in clauses[1:]:
         if _has_action_word(clause) or not _says_why(clause):
             kept.append(clause)
         else:
             remarks.append("".join(token.text for token in clause))
-    return kept
+    return kept, remarks
 
 
 _KEEPING_KINDS = frozenset({_Kind.NEG, _Kind.EXC_START, _Kind.EXC_END})
@@ -781,7 +778,7 @@ def unread_words(tokens: Sequence[_Token], commands: Sequence[Command]) -> tuple
     rooms = {compact(room.lstrip("!")) for c in commands for room in c.s.split(",")}
     runs: list[str] = []
     for clause in _split_at_separators(tokens):
-        if not any(token.kind in _ACTION_WORD_KINDS for token in clause):
+        if not _has_action_word(clause):
             continue  # 我下去拿点酸菜: a clause saying why, not what to do
         run, latin = "", ""
         for token in [*clause, _Token(_Kind.SEP, "")]:
@@ -841,7 +838,7 @@ def _placed_after(said: Sequence[_Target], clause: _Clause) -> list[_Target]:
     (only,) = clause.targets
     if only.name != ANY_NAME or not only.include or only.exclude or only.quantifier is not None:
         return []
-    if any(token.kind in _ACTION_WORD_KINDS for token in clause.tokens):
+    if _has_action_word(clause.tokens):
         return []
     return [replace(target, include=list(only.include)) for target in said]
 
@@ -931,7 +928,7 @@ def _only_exclusion(clause: _Clause, following: Sequence[_Token] = ()) -> bool:
         and (kind == ANY_NAME or said_again)
         and bool(clause.targets[0].exclude or clause.targets[0].left_out)
         and not clause.targets[0].include
-        and not any(token.kind in _ACTION_WORD_KINDS for token in clause.tokens)
+        and not _has_action_word(clause.tokens)
     )
 
 
@@ -1254,7 +1251,7 @@ def _split_clauses(tokens: Sequence[_Token]) -> list[list[_Token]]:
     clauses: list[list[_Token]] = []
     current: list[_Token] = []
     for index, token in enumerate(tokens):
-        if token.kind is _Kind.AGAIN and not any(t.kind in _ACTION_WORD_KINDS for t in current):
+        if token.kind is _Kind.AGAIN and not _has_action_word(current):
             continue  # 落地灯再打开: "again", not a second command
         if token.kind in {_Kind.SEP, _Kind.AGAIN} or (
             token.kind is _Kind.CONJ and _next_is_action(tokens, index)
@@ -1316,7 +1313,7 @@ def _starts_new_action(tokens: Sequence[_Token], index: int, current: Sequence[_
         return (
             not said_by_verb
             and not asked
-            and any(t.kind in _ACTION_WORD_KINDS for t in current)
+            and _has_action_word(current)
             and any(t.kind in _HEAD_KINDS for t in current)
         )
     return False
