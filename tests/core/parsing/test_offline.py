@@ -808,3 +808,12 @@ def test_a_direction_after_again_is_a_step_that_way(text: str, action: str) -> N
     """再亮 is 再亮一点, 再大声 louder; 大声 alone may be a complaint (太大声了): no step."""
     commands, unread, _remarks = OfflineParser.build(ROOMS, DEVICE_NAMES).read(text)
     assert ([c.a for c in commands], unread) == ([action], ())
+
+
+@pytest.mark.parametrize("text", ["台灯先关了,一会儿洗澡再开", "台灯关脱,明朝早上再开"])
+def test_what_is_to_be_done_later_is_no_command_now(text: str) -> None:
+    """一会儿洗澡再开: nothing here waits to do it; the lamp goes off now, and nothing is unread."""
+    reading = OfflineParser.build(ROOMS, DEVICE_NAMES).read(text)
+    assert [(c.a, c.n) for c in reading.commands] == [("关闭", "台灯")]
+    assert reading.unread == ()
+    assert len(reading.remarks) == 1

@@ -545,7 +545,8 @@ class OfflineReading(NamedTuple):
     unread: tuple[str, ...]
     """Words no command reads (窗帘开个缝: 缝)."""
     remarks: tuple[str, ...]
-    """Clauses that say why, as heard (鱼也要困觉的): no command, and no word of theirs is a target."""
+    """Clauses that say why or what to do later, as heard (鱼也要困觉的, 一会儿洗澡再开): no command,
+    and no word of theirs is a target."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -717,16 +718,18 @@ class OfflineParser:
 
 
 def _what_to_do(clauses: list[list[_Token]]) -> tuple[list[list[_Token]], list[str]]:
-    """Return the clauses saying what to do, and those past the first saying why, as heard.
+    """Return the clauses saying what to do now, and those past the first that do not, as heard.
 
-    鱼缸灯关脱,鱼也要困觉的: 困觉 (a scene's name) is no second target.
+    鱼缸灯关脱,鱼也要困觉的: 困觉 (a scene's name) is no second target; 先关了,一会儿洗澡再开:
+    what is to be done later is no command now (nothing here waits to do it).
     """
     kept, remarks = clauses[:1], []
     for clause in clauses[1:]:
-        if _has_action_word(clause) or not _says_why(clause):
-            kept.append(clause)
-        else:
+        later = any(token.kind is _Kind.WHEN for token in clause)
+        if later or (not _has_action_word(clause) and _says_why(clause)):
             remarks.append("".join(token.text for token in clause))
+        else:
+            kept.append(clause)
     return kept, remarks
 
 
@@ -778,8 +781,8 @@ def unread_words(tokens: Sequence[_Token], commands: Sequence[Command]) -> tuple
     rooms = {compact(room.lstrip("!")) for c in commands for room in c.s.split(",")}
     runs: list[str] = []
     for clause in _split_at_separators(tokens):
-        if not _has_action_word(clause):
-            continue  # 我下去拿点酸菜: a clause saying why, not what to do
+        if not _has_action_word(clause) or any(token.kind is _Kind.WHEN for token in clause):
+            continue  # 我下去拿点酸菜: a clause saying why; 一会儿洗澡再开: what is for later
         run, latin = "", ""
         for token in [*clause, _Token(_Kind.SEP, "")]:
             if token.kind is _Kind.OTHER and has_latin(token.text):
