@@ -817,3 +817,16 @@ def test_what_is_to_be_done_later_is_no_command_now(text: str) -> None:
     assert [(c.a, c.n) for c in reading.commands] == [("关闭", "台灯")]
     assert reading.unread == ()
     assert len(reading.remarks) == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "action"),
+    [
+        ("空调调到二十三点五度", "设置温度=23.5C"),
+        ("空调调到23点5度", "设置温度=23.5C"),
+        ("空调七点开", "UNKNOWN"),  # 七点 without a unit is a time: a command for later
+    ],
+)
+def test_a_decimal_said_with_its_unit_is_a_value(text: str, action: str) -> None:
+    commands, _unread, _remarks = OfflineParser.build(ROOMS, DEVICE_NAMES).read(text)
+    assert [c.a for c in commands] == [action]

@@ -457,6 +457,8 @@ _NUMBER_PATTERNS: tuple[tuple[re.Pattern[str], str | None], ...] = (
 )
 """Value patterns: (regex, fixed unit or None to take the unit from group 2). A compound Chinese
 numeral (十五, 八十, 二十六) is a value without a unit; a lone 十 or 百 is not (百叶窗)."""
+_DECIMAL_PATTERN = re.compile(rf"([0-9]+|{_CN_NUMBER})点([0-9]|[零一二三四五六七八九])(度|°c|°)")
+"""二十三点五度, 23点5度: a number with a decimal said, and its unit (without one, 七点五 is a time)."""
 _UNITS = {"°": "度", "°c": "度", "挡": "档", "段": "档"}
 """Units written otherwise: 挡 and Taiwan's 段 (电扇开二段) are levels (档)."""
 _COUNT_PATTERN = re.compile(r"([0-9]+|[一二两三四五六七八九十]+)(个|盏|台|只|组|扇|部|套|路)")
@@ -1054,8 +1056,8 @@ def _number_at(text: str, position: int) -> _Token | None:
     count = _COUNT_PATTERN.match(text, position)
     if count:
         return _Token(_Kind.COUNT, count.group(0), str(_to_int(count.group(1))))
-    if share := _share_at(text, position):
-        return share
+    if value := _share_at(text, position) or _decimal_at(text, position):
+        return value
     for word, end in _EXTREME_WORDS.items():
         if text.startswith(word, position):
             return _Token(_Kind.NUM, word, end, EXTREME_UNIT)
@@ -1072,6 +1074,15 @@ def _number_at(text: str, position: int) -> _Token | None:
                 said, value = said + _HALF, f"{value}.5"  # 二十三度半: a half more
             return _Token(_Kind.NUM, said, value, _UNITS.get(unit, unit))
     return None
+
+
+def _decimal_at(text: str, position: int) -> _Token | None:
+    """Return a number said with a decimal and its unit (二十三点五度) as a value token, or None."""
+    decimal = _DECIMAL_PATTERN.match(text, position)
+    if decimal is None:
+        return None
+    value = f"{_to_int(decimal.group(1))}.{_to_int(decimal.group(2))}"
+    return _Token(_Kind.NUM, decimal.group(0), value, _UNITS.get(decimal.group(3), decimal.group(3)))
 
 
 def _share_at(text: str, position: int) -> _Token | None:
