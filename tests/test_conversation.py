@@ -314,3 +314,22 @@ async def test_an_input_source_with_a_digit_is_selected(loaded_entry, home: Home
     assert [(call.data["entity_id"], call.data["source"]) for call in select] == [
         (["media_player.projector"], "HDMI1")
     ]
+
+
+async def test_the_one_fan_that_runs_is_the_one_turned_up_when_others_cannot_step(
+    loaded_entry, home: HomeAssistant, calls
+):
+    """风扇开大一点 with fans in three rooms, one only on and off, one running: that one, up a step."""
+    owner = MockConfigEntry(domain="test")
+    owner.add_to_hass(home)
+    stepping = {"supported_features": 49, "percentage_step": 20}
+    for entity_id, name, state, attrs, area in (
+        ("fan.ceiling", "客厅风扇", "on", {**stepping, "percentage": 40}, "客厅"),
+        ("fan.floor", "卧室风扇", "off", {**stepping, "percentage": 0}, "卧室"),
+        ("fan.desk", "厨房风扇", "off", {"supported_features": 48}, "厨房"),
+    ):
+        add_entity(home, HomeEntity(entity_id, name, state, attrs, area=area), owner)
+    await settle(home)
+    increase = async_mock_service(home, "fan", "increase_speed")
+    result = await say(home, "风扇开大一点")
+    assert [call.data["entity_id"] for call in increase] == [["fan.ceiling"]], speech(result)

@@ -224,8 +224,10 @@ def _decision(
         single = [choice for choice in decision.choices if len(choice.device_ids) == 1]
         if settled := decide_choice(single, devices, room, current):
             return settled
-    # Which one, when the conversation says nothing of it: the one that runs (冷气调到24度).
-    return decide(retrieval.results, devices, text, current, running) if which else decision
+    # Which one, when the conversation says nothing of it: the one that runs (冷气调到24度; 风扇开大
+    # 一点 with six fans, two of which cannot step, and one running).
+    rerun = which or decision.reason is AskReason.NOT_FOUND
+    return decide(retrieval.results, devices, text, current, running) if rerun else decision
 
 
 def _with_room_aliases(choices: tuple[Choice, ...], retrieval: Retrieval) -> list[Choice]:
