@@ -357,9 +357,7 @@ def _decide_one(
         # 风小一点 kept on 调高风速 for want of a close command: the device's one going that way;
         # 清净机风大一点 kept on 提高风速: the adjustment said, in other words.
         top = turned or top
-        result = replace(
-            result, meta={k: v for k, v in result.meta.items() if k != "kept_for_unfamiliar_action"}
-        )
+        result = _no_longer_unfamiliar(result)
     if result.command.c and len(targets) != result.command.c:
         return _which(AskReason.WHICH_DEVICE, result, devices)  # 两个卫生间的排气扇 finding one
     if _is_question(top, targets, devices):
@@ -492,7 +490,7 @@ def _changes_nothing(
     if top.entity_kind != "device" or device is None or action not in {ACTION_ON, ACTION_OFF}:
         return False
     wanted = action == ACTION_ON
-    if running(device.id) is not wanted or _says_own_name(device, text):
+    if running(device.id) is not wanted or _says_name(device, text, MIN_NAME_LENGTH, own=True):
         return False
     return any(
         candidate.entity_kind == "device"
@@ -603,8 +601,15 @@ def _warmth_of_light(
     if colour is None or any(TEMPERATURE_FIELD in field for field in fields):
         return None
     command = replace(result.command, a=WARMER_LIGHT if direction > 0 else COOLER_LIGHT)
-    meta = {k: v for k, v in result.meta.items() if k != "kept_for_unfamiliar_action"}
-    return replace(result, command=command, meta=meta), replace(top, capability_id=colour.id)
+    return _no_longer_unfamiliar(replace(result, command=command)), replace(top, capability_id=colour.id)
+
+
+def _no_longer_unfamiliar(result: RetrievalResult) -> RetrievalResult:
+    """Return the result without the mark of a device kept for an action unlike its commands.
+
+    The action was found among them after all, in other words (风小一点: 调低风速; 暖一点 of a lamp).
+    """
+    return replace(result, meta={k: v for k, v in result.meta.items() if k != "kept_for_unfamiliar_action"})
 
 
 def _goes_as_said(result: RetrievalResult, top: Candidate, devices: Mapping[str, Device]) -> bool:
@@ -820,22 +825,18 @@ def _called(device: Device) -> list[str]:
     return [compact(n) for n in (device.name, *device.aliases, device_label(device)) if n]
 
 
-def _says_name(device: Device | None, text: str, shortest: int = 1) -> bool:
+def _says_name(device: Device | None, text: str, shortest: int = 1, *, own: bool = False) -> bool:
     """Return True when the utterance holds the device's whole name, an alias, or its room and name.
 
-    Names shorter than ``shortest`` characters (compacted: lamp is 灯) do not count.
+    Names shorter than ``shortest`` characters (compacted: lamp is 灯) do not count; with ``own``,
+    nor do those that only say a kind (an alias 电视 or 台灯 is no name of the device's own).
     """
     if device is None:
         return False
     said = compact(text)
-    return any(len(name) >= shortest and name in said for name in _called(device))
-
-
-def _says_own_name(device: Device, text: str) -> bool:
-    """Return True when the utterance holds a name of the device's own: no kind word (电视, 台灯)."""
-    said = compact(text)
     return any(
-        len(name) >= MIN_NAME_LENGTH and not is_kind_word(name) and name in said for name in _called(device)
+        len(name) >= shortest and not (own and is_kind_word(name)) and name in said
+        for name in _called(device)
     )
 
 

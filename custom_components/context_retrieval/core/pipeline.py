@@ -133,7 +133,7 @@ def retrieve(  # noqa: PLR0913 - the public signature is fixed by the contract
         )
         if command != said:
             parse_meta["frame"] = command.to_dict()
-        if command.a == UNKNOWN_ACTION and command.n == ANY_NAME:
+        if _says_nothing(command):
             command = UNKNOWN_COMMAND  # 客厅的呢 with nothing before: read the raw text
         ir = command_to_ir(command, text)
         search = CommandSearch(
@@ -193,6 +193,11 @@ def _parse(
     return outcome.commands, {"parse": "llm"}
 
 
+def _says_nothing(command: Command) -> bool:
+    """Return True for a command saying no action and no device (客厅的呢: the raw text is read)."""
+    return command.a == UNKNOWN_ACTION and command.n == ANY_NAME
+
+
 def _remember(state: ConversationState, result: RetrievalResult) -> None:
     """Remember the devices a result points at, for 它/那个 and bare follow-ups.
 
@@ -203,8 +208,7 @@ def _remember(state: ConversationState, result: RetrievalResult) -> None:
     if not result.candidates or result.hint in (NAME_NOT_FOUND, NO_TARGET):
         return
     top = result.candidates[0]
-    said_nothing = result.command.a == UNKNOWN_ACTION and result.command.n == ANY_NAME
-    if said_nothing and "room_hit" not in top.reasons:
+    if _says_nothing(result.command) and "room_hit" not in top.reasons:
         return
     if top.entity_kind == "device" and result.hint == MULTIPLE_CLOSE_MATCHES:
         # 除湿机开着吗 read two alike: the next 那台 may mean either, so both are remembered.

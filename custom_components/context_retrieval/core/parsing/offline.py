@@ -727,8 +727,7 @@ def _what_to_do(clauses: list[list[_Token]]) -> tuple[list[list[_Token]], list[s
     """
     kept, remarks = clauses[:1], []
     for clause in clauses[1:]:
-        later = any(token.kind is _Kind.WHEN for token in clause)
-        if later or (not _has_action_word(clause) and _says_why(clause)):
+        if _says_when(clause) or (not _has_action_word(clause) and _says_why(clause)):
             remarks.append("".join(token.text for token in clause))
         else:
             kept.append(clause)
@@ -742,6 +741,11 @@ _KEEPING_KINDS = frozenset({_Kind.NEG, _Kind.EXC_START, _Kind.EXC_END})
 def _has_action_word(tokens: Sequence[_Token]) -> bool:
     """Return True when the tokens say an action, a value, a mode or a task."""
     return any(token.kind in _ACTION_WORD_KINDS for token in tokens)
+
+
+def _says_when(tokens: Sequence[_Token]) -> bool:
+    """Return True when the tokens say a time (一会儿, 十分钟后, 明天): what they say is for later."""
+    return any(token.kind is _Kind.WHEN for token in tokens)
 
 
 def _says_why(tokens: Sequence[_Token]) -> bool:
@@ -783,7 +787,7 @@ def unread_words(tokens: Sequence[_Token], commands: Sequence[Command]) -> tuple
     rooms = {compact(room.lstrip("!")) for c in commands for room in c.s.split(",")}
     runs: list[str] = []
     for clause in _split_at_separators(tokens):
-        if not _has_action_word(clause) or any(token.kind is _Kind.WHEN for token in clause):
+        if not _has_action_word(clause) or _says_when(clause):
             continue  # 我下去拿点酸菜: a clause saying why; 一会儿洗澡再开: what is for later
         run, latin = "", ""
         for token in [*clause, _Token(_Kind.SEP, "")]:
@@ -1183,30 +1187,20 @@ def _as_name_part(token: _Token, preceding: _Token | None, following: _Token | N
     return _Token(_Kind.OTHER, token.text, token.text) if name_part or bare_number else None
 
 
-def _as_relative_step(token: _Token, _preceding: _Token | None, following: _Token | None) -> _Token | None:
-    """再低一度: 低 before a number with its unit is a step down by it."""
-    if (
-        token.kind is _Kind.OTHER
-        and token.text in _RELATIVE_WORDS
-        and following is not None
-        and following.kind is _Kind.NUM
-        and following.unit
-    ):
-        return _Token(_Kind.ADJUST, token.text, _RELATIVE_WORDS[token.text])
-    return None
+def _as_step(token: _Token, preceding: _Token | None, following: _Token | None) -> _Token | None:
+    """再低一度, 再亮: a direction is a step that way before a number with its unit, or after 再 alone.
 
-
-def _as_more(token: _Token, preceding: _Token | None, following: _Token | None) -> _Token | None:
-    """再亮, 风扇再大: a direction after 再 and before nothing else is a step that way (再亮一点)."""
-    if (
-        token.kind is _Kind.OTHER
-        and token.text in _RELATIVE_WORDS
-        and preceding is not None
+    低 before 一度 steps down by it; 亮 after 再 and before nothing else is 再亮一点 (风扇再大).
+    """
+    if token.kind is not _Kind.OTHER or token.text not in _RELATIVE_WORDS:
+        return None
+    by_number = following is not None and following.kind is _Kind.NUM and bool(following.unit)
+    more = (
+        preceding is not None
         and preceding.kind is _Kind.AGAIN
         and (following is None or following.kind in {_Kind.SEP, _Kind.FILLER})
-    ):
-        return _Token(_Kind.ADJUST, token.text, _RELATIVE_WORDS[token.text])
-    return None
+    )
+    return _Token(_Kind.ADJUST, token.text, _RELATIVE_WORDS[token.text]) if by_number or more else None
 
 
 def _as_amount_noun(token: _Token, preceding: _Token | None, _following: _Token | None) -> _Token | None:
@@ -1250,8 +1244,7 @@ def _as_lock_particle(token: _Token, preceding: _Token | None, following: _Token
 
 _CONTEXT_RULES = (
     _as_name_part,
-    _as_relative_step,
-    _as_more,
+    _as_step,
     _as_amount_noun,
     _as_kept_state,
     _as_not_yet,
@@ -1685,7 +1678,7 @@ def _called_off(tokens: Sequence[_Token]) -> bool:
         len(said) >= len(_CALLED_OFF)
         and [token.kind for token in said[-len(_CALLED_OFF) :]] == list(_CALLED_OFF)
         and said[-1].text == _NO_LONGER
-        and not any(token.kind is _Kind.WHEN for token in said)
+        and not _says_when(said)
     )
 
 
