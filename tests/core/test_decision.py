@@ -68,6 +68,7 @@ COLOUR_TEMPERATURE = CommandSpec(
     value_range={"minimum": 2200, "maximum": 5000, "unit": "K"},
     named_values={"暖光": 2700.0, "冷光": 6500.0},
 )
+FAN_ON = CommandSpec(id="fan.turn_on", description="打开风扇")
 OSCILLATE = CommandSpec(
     id="fan.oscillate:oscillating",
     description="设置摇头摆风",
@@ -544,9 +545,9 @@ def test_an_adjustment_takes_the_devices_command_going_its_way():
 
 def test_words_nothing_was_read_from_are_asked_about():
     on = result(Command(a="打开", n="公卫灯"), device("light.a", TURN_ON.id))
-    decision = decide([on], DEVICES, "公卫灯开 rainbow effect")
+    decision = decide([on], DEVICES, "公卫灯开 sparkle glitter")
     assert decision.reason is AskReason.UNREAD_WORDS
-    assert decision.options == ("rainbow", "effect")
+    assert decision.options == ("sparkle", "glitter")
     named = {
         **DEVICES,
         "light.h": Device(id="light.h", name="Hue Go", room="客厅", category="Light", commands=[TURN_ON]),
@@ -1090,3 +1091,106 @@ def test_an_alias_that_is_a_kind_of_lamp_is_no_name_of_its_own_either():
         return device_id == "light.d"
 
     assert decide([found], home, "打开台灯", running=running).reason is AskReason.WHICH_DEVICE
+
+
+def test_an_answer_to_a_question_carries_out_the_rest_of_the_turn():
+    """开冷气 26度, asked which: 主人房的 sets that one to 26 (which turns it on): all that was said."""
+    set_temperature = CommandSpec(
+        id="climate.set_temperature:temperature",
+        description="设置目标温度",
+        value_range={"minimum": 16, "maximum": 30, "unit": "°C"},
+    )
+    home = {
+        d: Device(
+            id=d, name="冷气", room=room, category="AirConditioner", commands=[TURN_ON, set_temperature]
+        )
+        for d, room in (("climate.m", "主人房"), ("climate.k", "细路房"))
+    }
+    close = [device(d, TURN_ON.id, "type_hit") for d in home]
+    valued = [device(d, set_temperature.id, "type_hit") for d in home]
+    asked = decide(
+        [
+            result(Command(a="打开", n="空调"), *close, hint="multiple_close_matches"),
+            result(Command(a="设置温度=26C", n="空调"), *valued, hint="multiple_close_matches"),
+        ],
+        home,
+        "冷气开26度",
+    )
+    answered = decide_choice(asked.choices, home, "主人房的")
+    assert [(a.device_ids, a.command.id, a.value) for a in answered.actions] == [
+        (("climate.m",), set_temperature.id, 26)
+    ]
+    # a later command no choice's device has: the question takes no answer doing part of the turn
+    lamp = result(Command(a="设置亮度=50%", n="灯"), device("light.a", BRIGHTNESS.id))
+    partial = decide(
+        [result(Command(a="打开", n="空调"), *close, hint="multiple_close_matches"), lamp], home, ""
+    )
+    assert partial.outcome is Outcome.ASK
+    assert partial.choices == ()
+
+
+def test_a_setting_switched_on_does_not_turn_the_device_on():
+    """风扇开咗佢,摇埋头: 摇头 does not turn a fan on, so both are done; a brightness does turn a light on."""
+    fan = Device(id="fan.f", name="风扇", room="客厅", category="Fan", commands=[FAN_ON, OSCILLATE])
+    on = result(Command(a="打开", n="风扇"), device("fan.f", FAN_ON.id))
+    swing = result(Command(a="设置摆风=开启", n="风扇"), device("fan.f", OSCILLATE.id))
+    both = decide([on, swing], {"fan.f": fan}, "风扇开了它,也摇头")
+    assert [(a.command.id, a.value) for a in both.actions] == [(FAN_ON.id, None), (OSCILLATE.id, True)]
+    lit = decide(
+        [
+            result(Command(a="打开", n="公卫灯"), device("light.a", TURN_ON.id)),
+            result(Command(a="设置亮度=50%", n="公卫灯"), device("light.a", BRIGHTNESS.id)),
+        ],
+        DEVICES,
+        "公卫灯打开调到50%",
+    )
+    assert [(a.command.id, a.value) for a in lit.actions] == [(BRIGHTNESS.id, 50)]
+
+
+def test_a_kind_said_with_its_room_is_not_asked_about_for_a_device_of_another_kind():
+    """客厅开落地灯, the floor lamp on and the ceiling light off: the ceiling light is no 落地灯."""
+    home = {
+        "light.f": Device(id="light.f", name="落地灯", room="客厅", category="Light", commands=[TURN_ON]),
+        "light.m": Device(id="light.m", name="大灯", room="客厅", category="Light", commands=[TURN_ON]),
+        "light.t": Device(id="light.t", name="台灯", room="客厅", category="Light", commands=[TURN_ON]),
+    }
+    found = [
+        device("light.f", TURN_ON.id, "name_hit", "room_hit"),
+        device("light.m", TURN_ON.id, "room_hit"),
+        device("light.t", TURN_ON.id, "room_hit"),
+    ]
+    off_but_floor = {"light.f": True, "light.m": False, "light.t": False}.get
+    floor = decide(
+        [result(Command(a="打开", s="客厅", n="落地灯"), *found)], home, "客厅开落地灯", running=off_but_floor
+    )
+    assert [a.device_ids for a in floor.actions] == [("light.f",)]
+    # another 落地灯 off in the room: the user likely means that one
+    home["light.t"] = Device(
+        id="light.t", name="沙发落地灯", room="客厅", category="Light", commands=[TURN_ON]
+    )
+    asked = decide(
+        [result(Command(a="打开", s="客厅", n="落地灯"), *found)], home, "客厅开落地灯", running=off_but_floor
+    )
+    assert asked.outcome is Outcome.ASK
+
+
+@pytest.mark.parametrize(
+    ("action", "options", "value"),
+    [
+        ("设置=睡眠风", ["Straight Wind", "Natural Wind", "Sleep"], "Sleep"),
+        ("设置=直吹风", ["Straight Wind", "Natural Wind", "Sleep"], "Straight Wind"),
+        ("设置=干衣模式", ["auto", "continuous", "laundry"], "laundry"),
+        ("设置=干衣模式", ["auto", "continuous", "dry_clothes"], "dry_clothes"),
+        ("设置=连续除湿", ["auto", "continuous", "dry_clothes"], "continuous"),
+        ("设置=哔哩哔哩", ["HDMI 1", "哔哩哔哩"], "哔哩哔哩"),
+        ("设置灯效=彩虹", ["rainbow", "breathing"], "rainbow"),
+    ],
+)
+def test_a_listed_value_in_english_is_found_by_the_mandarin_said(action, options, value):
+    """A list the home gives in English (Sleep, laundry) is read as it would be said in Mandarin."""
+    listed = CommandSpec(
+        id="fan.set_preset_mode:preset_mode",
+        description="设置模式",
+        value_list=[{"value": o} for o in options],
+    )
+    assert command_argument(action, listed, None).value == value

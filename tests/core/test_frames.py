@@ -137,3 +137,18 @@ def test_a_room_and_a_classifier_say_which_was_meant():
     louder = Command(a="调小音量", n="电视", t="Television")
     room = Command(a="UNKNOWN", s="爷爷奶奶房间")
     assert with_frame(room, louder, "爷爷奶奶房间那只") == replace(louder, s="爷爷奶奶房间")
+
+
+def test_words_a_carried_command_reads_nothing_from_are_reported_unread(home):
+    """卧室走廊的呢 after 打开客厅的灯: the home has no 走廊; the bedroom's lights are not what was asked."""
+    from custom_components.context_retrieval.core.pipeline import retrieve
+
+    state = ConversationState()
+    retrieve("打开客厅的灯", home, None, state)
+    (result,) = retrieve("卧室走廊的呢", home, None, state)
+    assert (result.command.a, result.command.s) == ("打开", "卧室")
+    assert result.meta["unread"] == ["走廊"]
+    state = ConversationState()
+    retrieve("打开客厅的灯", home, None, state)
+    (plain,) = retrieve("卧室的呢", home, None, state)
+    assert "unread" not in plain.meta

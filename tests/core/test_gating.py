@@ -78,6 +78,8 @@ def test_a_kind_of_a_category_is_in_it(device_category, category, expected):
         ("窗帘", "Blind", ("次卧百叶窗",), False),
         ("遮阳", "Blind", ("遮阳篷",), False),
         ("灯", "Light", ("晾衣架",), False),
+        ("空调", "AirConditioner", ("洗手间浴霸",), True),  # a bath heater on a climate entity
+        ("空调", "AirConditioner", ("主人房空调",), False),
     ],
 )
 def test_what_a_category_word_leaves_apart(word, category, names, apart):

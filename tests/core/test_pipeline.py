@@ -1117,3 +1117,26 @@ def test_an_action_on_the_whole_home_leaves_the_rooms_of_the_conversation():
     assert state.last_rooms() is None
     (result,) = retrieve("空调也关掉", home, None, state)
     assert result.command.s == "*"
+
+
+def test_a_device_is_called_by_each_chinese_word_of_a_name_of_several():
+    """石头 Roborock G20S, called 扫地机: 叫石头扫下地 calls it; the task said alone names the vacuum."""
+    start = CommandSpec("vacuum.start", "开始扫地机清扫")
+    locate = CommandSpec("vacuum.locate", "寻找扫地机")
+    vacuum = Device(
+        id="vacuum.r",
+        name="扫地机",
+        room="客厅",
+        aliases=("石头 Roborock G20S",),
+        category="RobotCleaner",
+        commands=[start, locate],
+    )
+    home = [vacuum, light("lamp-1", "客厅 的灯", "客厅")]
+    for text in ("叫石头扫下地", "扫下地", "扫地机继续扫地"):
+        results = retrieve(text, home, None, ConversationState())
+        decision = decide(results, by_id(home), text)
+        assert [(a.device_ids, a.command.id) for a in decision.actions] == [(("vacuum.r",), start.id)], text
+    (named,) = retrieve("叫石头扫下地", home, None, ConversationState())
+    assert named.command.n == "石头"
+    (lamp,) = retrieve("客厅的灯打开", home, None, ConversationState())
+    assert lamp.command.s == "客厅"  # 客厅 of a name of several words is no name

@@ -167,6 +167,10 @@ class Choice:
     command_id: str | None
     action: str
     """The wire action of the command that was asked about (设置温度=26)."""
+    done_before: tuple[Action, ...] = ()
+    """The actions the turn settled before it asked (关灯, 空调开26度: the lights off)."""
+    then: tuple[tuple[str | None, str], ...] = ()
+    """The turn's later commands on the same devices, as command id and wire action (开空调, 26度)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,7 +239,7 @@ def decide(  # noqa: PLR0913 - the results, what they are read against, and the 
     text = as_heard(text, dict(results[0].meta.get("heard_as") or {}))  # as retrieval read it
     text = without_remarks(text, results[0].meta.get("said_why") or ())  # 人都上楼了 says why
     turn = _Turn()
-    for result in results:
+    for index, result in enumerate(results):
         before = len(turn.actions)
         if _acts_on_all_mentioned(result, devices):
             decision = _act_on_every_candidate(result, devices, turn, current)
@@ -243,7 +247,7 @@ def decide(  # noqa: PLR0913 - the results, what they are read against, and the 
             settles = running if which_by_running else _not_known
             decision = _decide_one(result, devices, text, turn, (current, running, settles, playing))
         if decision is not None:
-            return decision
+            return _with_rest_of_turn(decision, turn, results[index + 1 :])
         for action in turn.actions[before:]:
             for device_id in action.device_ids:
                 turn.named.setdefault(device_id, set()).add(result.command.n)
@@ -254,6 +258,32 @@ def decide(  # noqa: PLR0913 - the results, what they are read against, and the 
     offline = meta.get("parse") == "offline"  # the offline parser reports what it left unread
     unread = tuple(str(word) for word in meta["unread"]) if "unread" in meta else (() if offline else None)
     return _settled(turn, devices, text, rooms, unread)
+
+
+def _with_rest_of_turn(decision: Decision, turn: _Turn, later: Sequence[RetrievalResult]) -> Decision:
+    """Return the decision with each choice carrying the rest of the turn, or with no choices.
+
+    An answer to the question (哥哥房间的) then carries out all that was said (打开 AC, 26度), not the
+    command asked about alone; when a later command has no command for a choice's devices, the
+    question takes no answer rather than one doing part of the turn.
+    """
+    if not decision.choices or (not turn.actions and not later):
+        return decision
+    choices = []
+    for choice in decision.choices:
+        then = []
+        for result in later:
+            found: set[str | None] = set()
+            covered: set[str] = set()
+            for candidate in result.candidates:
+                if held := set(_targets(candidate, result)) & set(choice.device_ids):
+                    found.add(candidate.capability_id)
+                    covered |= held
+            if len(found) != 1 or covered != set(choice.device_ids):
+                return replace(decision, choices=())
+            then.append((found.pop(), result.command.a))
+        choices.append(replace(choice, done_before=tuple(turn.actions), then=tuple(then)))
+    return replace(decision, choices=tuple(choices))
 
 
 def _settled(
@@ -483,7 +513,8 @@ def _changes_nothing(
 
     The device is already on (off) and was not called by a name of its own (an alias that is
     only a kind word, 电视, 吊扇 or 台灯, is no name of its own); another of its kind found by its name
-    or room is off (on): the user likely means that one.
+    or room is off (on): the user likely means that one. When a kind was said (台灯), the other
+    must be called so too: 客厅开落地灯 does not mean the room's ceiling light.
     """
     action = result.command.a
     device = devices.get(top.entity_id)
@@ -492,10 +523,13 @@ def _changes_nothing(
     wanted = action == ACTION_ON
     if running(device.id) is not wanted or _says_name(device, text, MIN_NAME_LENGTH, own=True):
         return False
+    kind = compact(result.command.n)
+    said_kind = kind if is_kind_word(kind) else None
     return any(
         candidate.entity_kind == "device"
         and (other := devices.get(candidate.entity_id)) is not None
         and other.category == device.category
+        and (said_kind is None or _holds_name(other, said_kind))
         and {"name_partial", "room_hit"} & set(candidate.reasons)
         and running(other.id) is (not wanted)
         for candidate in result.candidates[1:]
@@ -1040,9 +1074,14 @@ def _without_subsumed(actions: list[Action]) -> list[Action]:
     """Return the actions once each, without those a valued action on the same devices carries out anyway.
 
     打开一半 parses as 打开 and 设置位置=50%: setting the position opens it half, and 关到三成
-    closes it to 30 %. A setting from a list never turns off (空调制冷关掉 ends with it off).
+    closes it to 30 %. A setting from a list never turns off (空调制冷关掉 ends with it off), and
+    one switched on or off (摇头) does not turn the device on (风扇开咗佢,摇埋头: both).
     """
-    valued = {action.device_ids for action in actions if action.value is not None}
+    valued = {
+        action.device_ids
+        for action in actions
+        if action.value is not None and not isinstance(action.value, bool)
+    }
     numbers = {action.device_ids for action in actions if _is_number(action.value)}
     kept = [
         action
@@ -1160,9 +1199,12 @@ def decide_choice(
     if said_rooms and not said_rooms & {compact(word) for word in choice.words}:
         return None  # 工人房的 shares 人房 with 主人房 but names another room
     turn = _Turn()
-    top = Candidate(choice.device_ids[0], "device", choice.command_id, 0.0, 0.0, 0.0)
-    asked = _action(choice.action, top, choice.device_ids, devices, turn, current)
-    return asked or Decision(Outcome.ACT, actions=tuple(turn.actions))
+    turn.actions.extend(choice.done_before)
+    for command_id, action in ((choice.command_id, choice.action), *choice.then):
+        top = Candidate(choice.device_ids[0], "device", command_id, 0.0, 0.0, 0.0)
+        if asked := _action(action, top, choice.device_ids, devices, turn, current):
+            return asked
+    return Decision(Outcome.ACT, actions=tuple(_without_subsumed(turn.actions)))
 
 
 def _shared_run(word: str, text: str) -> int:

@@ -15,7 +15,7 @@ from .parsing.offline import LEXICON_WORDS, DeviceCalls
 from .pronunciation import LatinNames, SoundIndex
 from .scope import RoomTable, with_owner_words
 from .spec import SpecIndex, build_command_document, build_fallback_document
-from .text import HomeWords, compact, variant_words
+from .text import HomeWords, compact, has_han, variant_words
 from .vector import CommandVectorIndex
 
 if TYPE_CHECKING:
@@ -97,6 +97,36 @@ def with_embedder(index: HomeIndex, embedder: Embedder, query_embedder: Embedder
     return replace(index, vectors=replace(vectors, embedder=query_embedder or embedder))
 
 
+def _room_words(devices: Sequence[Device], rooms: Sequence[Room]) -> tuple[str, ...]:
+    """Return every word saying a room: the devices' rooms, the rooms' names, aliases and floors."""
+    return (
+        *(device.room for device in devices),
+        *(word for room in rooms for word in (room.name, *room.aliases, *room.floor_names)),
+    )
+
+
+MIN_NAME_WORDS = 2
+"""A name of this many words or more (石头 Roborock G20S) is also called by each of its Chinese words."""
+
+
+def _words_of_name(name: str, rooms: Sequence[str]) -> list[str]:
+    """Return the Chinese words of a name of several (石头 of 石头 Roborock G20S): each calls the device.
+
+    A word saying a kind (空调 of 格力 空调, 的风扇) or a room (客厅部) says no more than the whole name.
+    """
+    words = name.split()
+    if len(words) < MIN_NAME_WORDS:
+        return []
+    return [
+        word
+        for word in words
+        if has_han(word)
+        and len(word) > 1
+        and not any(kind in compact(word) for kind in TYPE_WORDS)
+        and not any(room in compact(word) for room in rooms)
+    ]
+
+
 def build_home_index(
     devices: Sequence[Device],
     spec: SpecIndex | None = None,
@@ -109,8 +139,15 @@ def build_home_index(
     (each a word the parser and the scope know).
     """
     devices = tuple(devices)
+    said_rooms = {compact(word) for word in _room_words(devices, rooms) if word}
     device_names = list(
-        dict.fromkeys(name for device in devices for name in (device.name, *device.aliases) if name)
+        dict.fromkeys(
+            name
+            for device in devices
+            for called in (device.name, *device.aliases)
+            if called
+            for name in (called, *_words_of_name(called, tuple(said_rooms)))
+        )
     )
     rooms = with_owner_words(rooms, device_names)
     commands = [
@@ -118,11 +155,7 @@ def build_home_index(
         for device in devices
     ]
     present = sorted({device.category for device in devices} & CATEGORIES)
-    room_words = (
-        *(device.room for device in devices),
-        *(word for room in rooms for word in (room.name, *room.aliases, *room.floor_names)),
-    )
-    room_names = list(dict.fromkeys(word.strip() for word in room_words if word.strip()))
+    room_names = list(dict.fromkeys(word.strip() for word in _room_words(devices, rooms) if word.strip()))
     type_words = [word for word, category in TYPE_WORDS.items() if category in present]
     return HomeIndex(
         devices=devices,

@@ -114,6 +114,7 @@ def retrieve(  # noqa: PLR0913 - the public signature is fixed by the contract
         parse_meta["commands_dropped"] = len(commands) - MAX_COMMANDS
         commands = commands[:MAX_COMMANDS]
     heard_in_text = parse_meta.pop("heard_as", {})
+    unread_if_carried = parse_meta.pop("unread_if_carried", None)
     if "said_why" in parse_meta:  # as the parser heard it: 人都上楼了 is 人都三楼了
         text = without_remarks(as_heard(text, heard_in_text), parse_meta["said_why"])
     parse_ms = (perf_counter() - started) * 1000
@@ -133,6 +134,8 @@ def retrieve(  # noqa: PLR0913 - the public signature is fixed by the contract
         )
         if command != said:
             parse_meta["frame"] = command.to_dict()
+            if said.a == UNKNOWN_ACTION and unread_if_carried:
+                parse_meta["unread"] = unread_if_carried  # 三楼走廊的呢: no 走廊 to carry 打开 to
         if _says_nothing(command):
             command = UNKNOWN_COMMAND  # 客厅的呢 with nothing before: read the raw text
         ir = command_to_ir(command, text)
@@ -175,9 +178,11 @@ def _parse(
         heard, respelled = index.word_sounds.respell(spoken, value_spans(spoken))
         respelled = latin | respelled
         meta: dict[str, Any] = {"parse": "offline"} | ({"heard_as": respelled} if respelled else {})
-        commands, unread, remarks = index.offline_parser.read(heard)
+        commands, unread, remarks, unread_if_carried = index.offline_parser.read(heard)
         if unread:
             meta["unread"] = list(unread)  # 窗帘开个缝 read as 窗帘开: 缝 says how far
+        if unread_if_carried:
+            meta["unread_if_carried"] = list(unread_if_carried)
         if remarks:
             meta["said_why"] = list(remarks)  # 鱼缸灯关脱,鱼也要困觉的: no word of 困觉 is a target
         return commands, meta

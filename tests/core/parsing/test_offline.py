@@ -520,7 +520,7 @@ def test_modes_asked_settings_changed_back_colder_and_where_i_am_are_read(text: 
 @pytest.mark.parametrize("text", ["咁開冷氣吖", "喔好啦 那窗帘也关上", "那好吧，关灯"])
 def test_then_so_and_ok_are_read_as_saying_nothing_to_do(text: str) -> None:
     """Cantonese 咁 (then) and 吖 (a particle), 好啦 and 好吧 (OK then): nothing unread."""
-    commands, unread, _remarks = OfflineParser.build(ROOMS, DEVICE_NAMES).read(text)
+    commands, unread, *_ = OfflineParser.build(ROOMS, DEVICE_NAMES).read(text)
     assert unread == ()
     assert [c.a for c in commands] in (["打开"], ["关闭"])
 
@@ -532,7 +532,7 @@ def test_words_the_parse_read_nothing_from_are_reported_only_in_clauses_that_act
     assert parser.read("窗帘开个洞")[1] == ("洞",)
     assert parser.read("我要出门，把灯关了")[1] == ()
     # English too: a word of a clause that acts is unread, one of a clause saying why is not.
-    assert parser.read("主灯开 rainbow 效果")[1] == ("rainbow", "效果")
+    assert parser.read("主灯开 sparkle 效果")[1] == ("sparkle", "效果")
     assert parser.read("空调开 cool 模式，热到 emo 了")[1] == ()
     # a room said that no command goes to: 扫一下卧室 must not clean the whole home
     assert OfflineParser.build(ROOMS, [*DEVICE_NAMES, "扫地机"]).read("扫地机去扫一下卧室")[1] == ("卧室",)
@@ -592,7 +592,7 @@ def test_a_clause_of_hesitation_is_no_command() -> None:
 )
 def test_southwestern_mandarin_and_english_verbs_are_read(text: str, expected: dict) -> None:
     parser = OfflineParser.build(ROOMS, DEVICE_NAMES)
-    commands, unread, _remarks = parser.read(text)
+    commands, unread, *_ = parser.read(text)
     assert ([c.to_dict() for c in commands], unread) == ([expected], ())
 
 
@@ -748,7 +748,8 @@ def test_a_clause_without_an_action_that_opens_with_unknown_words_says_why() -> 
     """鱼也要困觉的 after 鱼缸灯关脱 says why: no second command, reported as a remark."""
     parser = OfflineParser.build(ROOMS, [*DEVICE_NAMES, "鱼缸灯", "困觉"])
 
-    commands, _unread, remarks = parser.read("鱼缸灯关脱,鱼也要困觉的")
+    reading = parser.read("鱼缸灯关脱,鱼也要困觉的")
+    commands, remarks = reading.commands, reading.remarks
     assert [(c.a, c.n) for c in commands] == [("关闭", "鱼缸灯")]
     assert remarks == ("鱼也要睡觉的",)  # as heard: Wu 困觉 is 睡觉
     # an unknown word after a target is its verb: a second command, no remark
@@ -771,7 +772,7 @@ def test_a_clause_without_an_action_that_opens_with_unknown_words_says_why() -> 
     ],
 )
 def test_wu_and_everyday_words_are_read(text: str, action: str, name: str) -> None:
-    commands, unread, _remarks = OfflineParser.build(ROOMS, DEVICE_NAMES).read(text)
+    commands, unread, *_ = OfflineParser.build(ROOMS, DEVICE_NAMES).read(text)
     assert ([(c.a, c.n) for c in commands], unread) == ([(action, name)], ())
 
 
@@ -788,7 +789,7 @@ def test_wu_and_everyday_words_are_read(text: str, action: str, name: str) -> No
 )
 def test_a_room_said_after_the_devices_is_theirs(text: str, expected: list) -> None:
     """English puts the place last (the TV in the living room); a task's place stays its own (扫一下卧室)."""
-    commands, unread, _remarks = OfflineParser.build(ROOMS, DEVICE_NAMES).read(text)
+    commands, unread, *_ = OfflineParser.build(ROOMS, DEVICE_NAMES).read(text)
     assert ([(c.a, c.s, c.n) for c in commands], unread) == (expected, ())
 
 
@@ -806,7 +807,7 @@ def test_a_room_said_after_the_devices_is_theirs(text: str, expected: list) -> N
 )
 def test_a_direction_after_again_is_a_step_that_way(text: str, action: str) -> None:
     """再亮 is 再亮一点, 再大声 louder; 大声 alone may be a complaint (太大声了): no step."""
-    commands, unread, _remarks = OfflineParser.build(ROOMS, DEVICE_NAMES).read(text)
+    commands, unread, *_ = OfflineParser.build(ROOMS, DEVICE_NAMES).read(text)
     assert ([c.a for c in commands], unread) == ([action], ())
 
 
@@ -828,5 +829,80 @@ def test_what_is_to_be_done_later_is_no_command_now(text: str) -> None:
     ],
 )
 def test_a_decimal_said_with_its_unit_is_a_value(text: str, action: str) -> None:
-    commands, _unread, _remarks = OfflineParser.build(ROOMS, DEVICE_NAMES).read(text)
+    commands, *_ = OfflineParser.build(ROOMS, DEVICE_NAMES).read(text)
     assert [c.a for c in commands] == [action]
+
+
+def test_a_kind_in_the_homes_traditional_spelling_is_that_kind() -> None:
+    """孝親房電扇 without its room is 電扇: 電扇全部關掉 is every fan, not a name of unknown kind."""
+    parser = OfflineParser.build(["孝親房", "客厅"], ["孝親房電扇", "空氣清淨機"], categories=CATEGORIES)
+    (command,) = parser.parse("電扇全部關掉")
+    assert (command.a, command.t, command.q) == ("关闭", "Fan", "all")
+
+
+@pytest.mark.parametrize(
+    ("text", "action"),
+    [("扫地机继续扫地吧", "开始扫地"), ("扫地机继续清扫", "开始清扫"), ("扫地机暂停清扫", "暂停清扫")],
+)
+def test_a_task_resumed_is_started(text: str, action: str) -> None:
+    """继续扫地: a start resumes a paused task (Home Assistant's vacuum.start), never 寻找扫地机."""
+    commands = OfflineParser.build(ROOMS, [*DEVICE_NAMES, "扫地机"]).parse(text)
+    assert [c.a for c in commands] == [action]
+
+
+@pytest.mark.parametrize(
+    ("text", "action"),
+    [
+        ("客厅电视转 YouTube", "设置=youtube"),
+        ("电视切 HDMI 2", "设置=hdmi2"),
+        ("空调改除湿", "设置模式=除湿"),
+        ("风扇改成反转", "设置=反转"),  # 转 ending the clause is part of the value, not its verb
+        ("风扇转做直吹风", "设置=直吹风"),  # Cantonese 转做: change to
+        ("除湿机改成连续除湿", "设置=连续除湿"),  # a mode word inside a value said
+        ("台灯灯效换彩虹", "设置灯效=彩虹"),
+        ("台灯 effect 换 rainbow", "设置灯效=彩虹"),
+    ],
+)
+def test_a_value_said_after_a_short_verb_of_change_is_set(text: str, action: str) -> None:
+    commands, unread, *_ = OfflineParser.build(ROOMS, [*DEVICE_NAMES, "除湿机"]).read(text)
+    assert ([c.a for c in commands], unread) == ([action], ())
+
+
+@pytest.mark.parametrize(
+    ("text", "action"),
+    [
+        ("卧室空调开二十六", "设置温度=26C"),
+        ("卧室空调开26", "设置温度=26C"),
+        ("主灯开五十", "设置亮度=50%"),
+        ("卧室空调开二十六,风扇也开", "设置温度=26C"),
+    ],
+)
+def test_a_bare_number_ending_a_clause_after_on_is_the_value_it_is_turned_on_at(
+    text: str, action: str
+) -> None:
+    commands = OfflineParser.build(ROOMS, DEVICE_NAMES).parse(text)
+    assert commands[0].a == action
+
+
+def test_an_utterance_saying_no_action_reports_what_a_carried_command_would_not_read() -> None:
+    """三楼走廊的呢 after 打开楼梯灯: 走廊 is no room of the home, so 打开 carried to 三楼 alone drops it."""
+    parser = OfflineParser.build([*ROOMS, "三楼"], DEVICE_NAMES)
+    fragment = parser.read("三楼走廊的呢")
+    assert (fragment.unread, fragment.unread_if_carried) == ((), ("走廊",))
+    assert parser.read("卧室的呢").unread_if_carried == ()
+    assert parser.read("卧室的灯开一下").unread_if_carried == ()  # it says its action
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "action"),
+    [
+        ("扫下地", "扫地机", "开始扫地"),
+        ("洗衣", "洗衣机", "开始洗衣"),
+        ("浴霸开暖风", "浴霸", "设置模式=制热"),
+    ],
+)
+def test_a_task_said_alone_names_the_kind_that_does_it_and_warm_air_is_heating(
+    text: str, name: str, action: str
+) -> None:
+    (command,) = OfflineParser.build(ROOMS, [*DEVICE_NAMES, "浴霸"]).parse(text)
+    assert (command.n, command.a) == (name, action)

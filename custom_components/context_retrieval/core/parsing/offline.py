@@ -130,6 +130,7 @@ _MODES = {
     "摇头": "设置摆风=开启",
     "制冷": "设置模式=制冷",
     "制热": "设置模式=制热",
+    "暖风": "设置模式=制热",  # a bath heater's warm air (浴霸开暖风)
     "送风": "设置模式=送风",
     "除湿": "设置模式=除湿",
 }
@@ -200,6 +201,7 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
         *("换回", "切回", "调回", "改回"),  # back to what it was (换回制热)
         *("拉到", "整到", "整成", "放到", "开成", "打开到", "关到"),  # 窗帘拉到一半; northern 整到26度
         "换",  # 星空灯换蓝色: change to
+        *("切", "转", "改"),  # 电视切 HDMI 2, 电视转 YouTube, 冷气改除湿: change to
         # 调暗到30%: an adjustment verb with 到 sets the value, it does not move it by 30.
         *("调高到", "调低到", "调亮到", "调暗到", "调大到", "调小到"),
     ),
@@ -245,7 +247,7 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     **_mapped(_Kind.ADJUST, dict.fromkeys(("热一点", "热一些", "热些"), "调高温度")),
     **_mapped(_Kind.ADJUST, dict.fromkeys(("小点声", "小声点", "小声一点", "小声些", "再小声"), "调小音量")),
     **_words(_Kind.ATTR, "亮度", "风速", "音量", "遮光", "温度", "湿度", "状态", "电量", "色温", "吸力"),
-    **_words(_Kind.ATTR, "功率", "用电量", "耗电量", "漏水", "有人", "烟雾", "角度", "叶片"),
+    **_words(_Kind.ATTR, "功率", "用电量", "耗电量", "漏水", "有人", "烟雾", "角度", "叶片", "灯效"),
     **_mapped(
         _Kind.ATTR,
         {
@@ -430,16 +432,23 @@ _VERB_KINDS = _SWITCH_KINDS | {_Kind.LOCK, _Kind.CHANNEL, _Kind.PLAY}
 _LOCK_PARTICLES = frozenset({"上", "好"})
 """门锁上/锁好: the particle after a lock word makes it the verb 锁定."""
 _PHRASE_KINDS = frozenset({_Kind.NAME, _Kind.TYPE, _Kind.OTHER})
-_VALUE_KINDS = frozenset({_Kind.OTHER, _Kind.TYPE, _Kind.ATTR})
+_VALUE_KINDS = frozenset({_Kind.OTHER, _Kind.TYPE, _Kind.ATTR, _Kind.MODE})
+"""Tokens a setting's unknown value is made of (紫色, 睡眠模式, 连续除湿)."""
 _SCENE = "Scene"
 """The category of 模式 and 场景: a word of it may end a mode said of a device (睡眠模式)."""
-"""Tokens a setting's unknown value is made of (紫色, 睡眠模式)."""
 _HEAD_KINDS = frozenset({_Kind.NAME, _Kind.TYPE})
 _EXCLUDED_NAME_KINDS = _PHRASE_KINDS | {_Kind.CONJ}
 _TEMPERATURE_CATEGORIES = frozenset({"AirConditioner", "Thermostat"})
-_TASK_VERBS = (_Kind.PAUSE, _Kind.CANCEL, _Kind.STOP, _Kind.RESUME)
-"""Verbs that prefix a task word (暂停烘干); a task said alone starts (开始烘干)."""
+_TASK_VERBS = (_Kind.PAUSE, _Kind.CANCEL, _Kind.STOP)
+"""Verbs that prefix a task word (暂停烘干); a task said alone or resumed starts (继续扫地: 开始扫地,
+as a start resumes a paused task)."""
 _DEFAULT_TASK_VERB = "开始"
+_TASK_DEVICES = {
+    **dict.fromkeys(("扫地", "清扫", "拖地", "回去充电"), "扫地机"),
+    **dict.fromkeys(("洗衣", "洗涤", "脱水", "漂洗"), "洗衣机"),
+    "烘干": "烘干机",
+}
+"""The kind of device a task said alone is done by (扫下地: the vacuum)."""
 
 _CN_DIGITS = {"零": 0, "两": 2, **{char: value for value, char in enumerate("〇一二三四五六七八九")}}
 _CN_NUMBER = "[零一二两三四五六七八九十百千]+"
@@ -549,6 +558,9 @@ class OfflineReading(NamedTuple):
     remarks: tuple[str, ...]
     """Clauses that say why or what to do later, as heard (鱼也要困觉的, 一会儿洗澡再开): no command,
     and no word of theirs is a target."""
+    unread_if_carried: tuple[str, ...] = ()
+    """In an utterance saying no action, the words a command carried from the previous turn would
+    read nothing from (三楼走廊的呢: 走廊)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -672,7 +684,9 @@ class OfflineParser:
             [clause for clause in _split_clauses(tokens) if not _hesitation(clause)]
         )
         commands = self._commands(clauses)
-        return OfflineReading(commands, unread_words(tokens, commands), tuple(remarks))
+        saying_no_action = not any(_has_action_word(clause) for clause in clauses)
+        carried = unread_words(tokens, commands, every_clause=True) if saying_no_action else ()
+        return OfflineReading(commands, unread_words(tokens, commands), tuple(remarks), carried)
 
     def _commands(self, clauses: list[list[_Token]]) -> list[Command]:
         """Return the wire commands of the clauses' tokens, ``[UNKNOWN_COMMAND]`` if none."""
@@ -774,20 +788,23 @@ def _hesitation(tokens: Sequence[_Token]) -> bool:
     return bool(said) and all(token.kind is _Kind.PRON and token.value == _DEMONSTRATIVE for token in said)
 
 
-def unread_words(tokens: Sequence[_Token], commands: Sequence[Command]) -> tuple[str, ...]:
+def unread_words(
+    tokens: Sequence[_Token], commands: Sequence[Command], *, every_clause: bool = False
+) -> tuple[str, ...]:
     """Return the runs of Chinese characters and the Latin words the commands read nothing from (开个缝: 缝).
 
     A character is read when it is a word of the lexicon or the home, or part of a name, room,
     action or value of a command; a room said, when a command's rooms hold it. Acting without
     the rest would drop what it says (开 rainbow 效果 would turn a light on and drop the effect;
     扫地机扫一下主卧 would clean the whole home). Only clauses saying what to do count: one
-    saying why (我下去拿点酸菜, 热到 emo 了) changes nothing.
+    saying why (我下去拿点酸菜, 热到 emo 了) changes nothing; with ``every_clause``, all do (三楼走廊的呢,
+    read as the previous command carried to it).
     """
     read = compact("".join(c.n + c.s + c.a + "".join(c.x) for c in commands))
     rooms = {compact(room.lstrip("!")) for c in commands for room in c.s.split(",")}
     runs: list[str] = []
     for clause in _split_at_separators(tokens):
-        if not _has_action_word(clause) or _says_when(clause):
+        if (not every_clause and not _has_action_word(clause)) or _says_when(clause):
             continue  # 我下去拿点酸菜: a clause saying why; 一会儿洗澡再开: what is for later
         run, latin = "", ""
         for token in [*clause, _Token(_Kind.SEP, "")]:
@@ -1177,11 +1194,20 @@ def _in_context(token: _Token, preceding: _Token | None, following: _Token | Non
 
 
 def _as_name_part(token: _Token, preceding: _Token | None, following: _Token | None) -> _Token | None:
-    """静音 before a noun (音响静音灯), a bare number not after 调到/亮度 (1号灯): part of a name."""
+    """静音 before a noun (音响静音灯), a bare number not after 调到/亮度 (1号灯): part of a name.
+
+    A bare number ending a clause after 开 is the value it is turned on at (冷气开二十六).
+    """
     name_part = token.kind is _Kind.MUTE and following is not None and following.kind in _HEAD_KINDS
+    turned_on_at = (
+        preceding is not None
+        and preceding.kind is _Kind.ON
+        and (following is None or following.kind in {_Kind.SEP, _Kind.FILLER})
+    )
     bare_number = (
         token.kind is _Kind.NUM
         and not token.unit
+        and not turned_on_at
         and (preceding is None or preceding.kind not in {_Kind.SET, _Kind.ATTR})
     )
     return _Token(_Kind.OTHER, token.text, token.text) if name_part or bare_number else None
@@ -1383,14 +1409,23 @@ def _take_setting_value(tokens: list[_Token]) -> tuple[list[_Token], str]:
     words the lexicon does not know (a type word like 模式 may end them), not a device, a room,
     a number or a mode it knows.
     """
-    verb = next((i for i in range(len(tokens) - 1, -1, -1) if tokens[i].kind is _Kind.SET), None)
+    verbs = [i for i, token in enumerate(tokens) if token.kind is _Kind.SET]
+    # 改成反转: a verb that ends the clause (转) is part of the value, not the verb setting it
+    verb = next(
+        (i for i in reversed(verbs) if any(t.kind is not _Kind.FILLER for t in tokens[i + 1 :])),
+        verbs[-1] if verbs else None,
+    )
     if verb is None:
         return _take_named_mode(tokens)
     after = [token for token in tokens[verb + 1 :] if token.kind is not _Kind.FILLER]
     device_before = any(token.kind in _HEAD_KINDS for token in tokens[:verb])
     if device_before and len(after) == 1 and _names_a_mode(after[0]):
         return tokens[: verb + 1], after[0].text  # 净化器切到睡眠模式 (a scene is also called so)
-    if not after or after[0].kind is not _Kind.OTHER or any(t.kind not in _VALUE_KINDS for t in after):
+    if (
+        not after
+        or after[0].kind is not _Kind.OTHER
+        or any(t.kind not in _VALUE_KINDS | {_Kind.SET} for t in after[1:])
+    ):
         return tokens, ""
     return tokens[: verb + 1], "".join(token.text for token in after)
 
@@ -1463,6 +1498,9 @@ def _unnamed_targets(
         return [_Target(name=orphan, category=_category_of(orphan, lexicon), include=pending)]
     if _Kind.LOCK in kinds:
         return [_Target(name=LOCK_NAME, category=_category_of(LOCK_NAME, lexicon), include=pending)]
+    task = next((token.value for token in tokens if token.kind is _Kind.TASK), None)
+    if (kind := _TASK_DEVICES.get(task or "")) is not None:  # 扫下地: the vacuum's task
+        return [_Target(name=kind, category=_category_of(kind, lexicon), include=pending)]
     if has_scope:
         return [_Target(include=pending)]
     return []
@@ -1614,7 +1652,11 @@ def _orphan_name(tokens: Sequence[_Token]) -> str:
 
 
 def _category_of(name: str, lexicon: OfflineParser) -> str:
-    """Return the category of a name: its type word, else the longest type word it ends with."""
+    """Return the category of a name: its type word, else the longest type word it ends with.
+
+    A name in the home's spelling is read as said (電扇 is 风扇).
+    """
+    name = compact(name)
     category = TYPE_WORDS.get(name)
     if category is None:
         suffixes = [word for word in TYPE_WORDS if name.endswith(word)]
