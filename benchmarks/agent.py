@@ -65,8 +65,10 @@ SETS: tuple[tuple[str, str], ...] = (
     ("agent_q", "agent_q (held-out in issue 13's fifth session, tuned on in its sixth)"),
     ("agent_r", "agent_r (held-out in issue 13's sixth session, tuned on in its seventh)"),
     ("agent_s", "agent_s (held-out in issue 13's sixth session, tuned on in its seventh)"),
-    ("agent_t", "agent_t (held-out: its misses never read)"),
-    ("agent_u", "agent_u (held-out: its misses never read)"),
+    ("agent_t", "agent_t (held-out in issue 13's seventh session, tuned on in its eighth)"),
+    ("agent_u", "agent_u (held-out in issue 13's seventh session, tuned on in its eighth)"),
+    ("agent_v", "agent_v (held-out: its misses never read)"),
+    ("agent_w", "agent_w (held-out: its misses never read)"),
 )
 """The sets run, in the order they were written: each says whether its misses were read while tuning."""
 SEALED = "agent_e"
