@@ -22,6 +22,7 @@ from custom_components.context_retrieval.core.pronunciation import (
     sound_keys,
 )
 from custom_components.context_retrieval.core.state import ConversationState
+from custom_components.context_retrieval.core.text import says_cantonese
 
 from .conftest import CLOSE, COOL, OFF, ON, OPEN, cmd, light
 from .conftest import run_commands as run
@@ -250,3 +251,15 @@ def test_a_misheard_latin_name_finds_the_device_offline():
     (result,) = retrieve("把 home pot 打开", home, None, ConversationState())
     assert result.candidates[0].entity_id == "speaker"
     assert result.meta["heard_as"] == {"home pot": "homepod"}
+
+
+def test_said_in_cantonese_a_word_is_heard_by_its_cantonese_reading_too():
+    """冷戏 and 冷气 are both laang hei in Cantonese (lengxi, lengqi in Mandarin); 少度 and 小度 siu dou."""
+    index = SoundIndex.build(["冷气", "小度", "晾衫架"])
+    assert index.respell("冷戏开廿六度", cantonese=True) == ("空调开廿六度", {"冷戏": "空调"})  # read as 空调
+    assert index.respell("浪衫架升返上去", cantonese=True)[0].startswith("晾衣架")  # read as 晾衣架
+    assert index.respell("冷戏开", cantonese=False) == ("冷戏开", {})
+    assert index.respell("地暖多少度") == ("地暖多少度", {})  # Mandarin: 少度 is no 小度
+    assert says_cantonese("闩咗厨房灯")
+    assert says_cantonese("客厅啲灯开返")
+    assert not says_cantonese("把厨房灯关了")

@@ -3,8 +3,9 @@
 Voice input reaches the engine through speech recognition, which picks characters by
 sound. A span of what was heard is read as a home word (a room, a floor, a device name
 or alias, a type word, a value its commands take) when both have the same toneless pinyin,
-every reading of a heteronym counting (调 reads tiao or diao). Readings come from pypinyin's
-dictionary, not from a table of our own. Failing that, a span is read as the one home word
+every reading of a heteronym counting (调 reads tiao or diao), or the same toneless Cantonese
+reading (冷戏 for 冷气, both laang hei; 浪衫架 for 晾衫架). Readings come from pypinyin's and
+ToJyutping's dictionaries, not from a table of our own. Failing that, a span is read as the one home word
 whose readings differ only by sounds often confused (``data/sound_likeness.yaml``: 苏房 for
 书房, 南色 for 蓝色), when the two share a character in the same place. Such a match ranks
 below an exact one (``pinyin_hit``).
@@ -17,7 +18,7 @@ import itertools
 import re
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import yaml
 from pypinyin import Style, lazy_pinyin, pinyin
@@ -58,10 +59,36 @@ def readings(char: str) -> frozenset[str]:
     return frozenset(said[:MAX_CHARACTER_READINGS])
 
 
+CANTONESE_MARK = "~"
+"""Marks a Cantonese syllable (~hei), so that no Cantonese reading equals a Mandarin one by spelling."""
+_TONE = re.compile(r"[1-6]$")
+
+
+@functools.cache
+def _jyutping() -> Any:
+    """Return ToJyutping, imported on first use: it builds its dictionary (about a second) then."""
+    import ToJyutping  # deferred: the index is built off the event loop; imports are not
+
+    return ToJyutping
+
+
+@functools.lru_cache(maxsize=16384)
+def cantonese_readings(char: str) -> frozenset[str]:
+    """Return the marked toneless Cantonese readings of one character (none when it is not Han)."""
+    if not has_han(char):
+        return frozenset()
+    ((_, said),) = _jyutping().get_jyutping_candidates(char) or ((char, []),)
+    return frozenset(CANTONESE_MARK + _TONE.sub("", reading) for reading in said[:MAX_CHARACTER_READINGS])
+
+
 def sound_keys(word: str) -> set[SoundKey]:
-    """Return every toneless reading of a word, at most MAX_READINGS of them."""
-    per_char = [sorted(readings(char)) for char in word]
-    return set(itertools.islice(itertools.product(*per_char), MAX_READINGS))
+    """Return every toneless reading of a word, Mandarin and Cantonese, at most MAX_READINGS of each."""
+    mandarin = [sorted(readings(char)) for char in word]
+    keys = set(itertools.islice(itertools.product(*mandarin), MAX_READINGS))
+    cantonese = [sorted(cantonese_readings(char)) for char in word]
+    if all(cantonese):
+        keys |= set(itertools.islice(itertools.product(*cantonese), MAX_READINGS))
+    return keys
 
 
 LIKENESS_FILE = "sound_likeness.yaml"
@@ -183,11 +210,14 @@ class SoundIndex:
             frozenset(map(compact, shared)) - frozenset(map(compact, words)),
         )
 
-    def word_like(self, text: str) -> str | None:
-        """Return the home word that ``text`` sounds like (None if none, or if it is one)."""
-        return self._like(compact(text))
+    def word_like(self, text: str, *, cantonese: bool = False) -> str | None:
+        """Return the home word that ``text`` sounds like (None if none, or if it is one).
 
-    def _like(self, text: str) -> str | None:
+        With ``cantonese`` (said in Cantonese), Cantonese readings count too.
+        """
+        return self._like(compact(text), cantonese=cantonese)
+
+    def _like(self, text: str, *, cantonese: bool = False) -> str | None:
         """Return the home word the compacted ``text`` sounds like (see ``word_like``)."""
         if text in self.words or len(text) < MIN_SOUND_WORD:
             return None
@@ -197,6 +227,7 @@ class SoundIndex:
             (
                 word
                 for key in sorted(sound_keys(text))
+                if cantonese or not key[0].startswith(CANTONESE_MARK)
                 if (found := self.by_sound.get(key))
                 for word, spelling in [found]
                 if word not in self.shared or _in_common(text, spelling)
@@ -249,7 +280,7 @@ class SoundIndex:
             return 0
         return max(end for end in whole if end and span[:end] in self.kept)
 
-    def _heard_at(self, text: str) -> tuple[str, str]:
+    def _heard_at(self, text: str, *, cantonese: bool = False) -> tuple[str, str]:
         """Return the longest start of ``text`` read as one word, and that word (said, or as heard).
 
         A home word is kept, the first of everyday words too; a span sounding like a home word
@@ -261,16 +292,19 @@ class SoundIndex:
                 return span, span
             if everyday := self._first_everyday_word(span):
                 return span[:everyday], span[:everyday]
-            word = self._like(span) if all(map(has_han, span)) else None
+            word = self._like(span, cantonese=cantonese) if all(map(has_han, span)) else None
             if word is not None:
                 return span, word
         return text[:1], text[:1]
 
-    def respell(self, text: str, said: Sequence[tuple[int, int]] = ()) -> tuple[str, dict[str, str]]:
+    def respell(
+        self, text: str, said: Sequence[tuple[int, int]] = (), *, cantonese: bool = False
+    ) -> tuple[str, dict[str, str]]:
         """Return ``text`` with spans that sound like home words replaced by them, and the replacements.
 
         Longest spans first, left to right; exact home words in the text are kept as they are,
-        and so are the ``said`` spans (numbers: 三成 is no 三层, 百分之十 holds no 除湿).
+        and so are the ``said`` spans (numbers: 三成 is no 三层, 百分之十 holds no 除湿). Cantonese
+        readings count for text said in Cantonese (``cantonese``): in Mandarin, 多少度 holds no 小度.
         """
         if not self.by_sound:
             return text, {}
@@ -283,13 +317,20 @@ class SoundIndex:
         while position < len(text):
             if (
                 kept[position]
-                or not (readings(text[position]) | folded_readings(text[position])) & self.first_sounds
+                or not (
+                    readings(text[position])
+                    | folded_readings(text[position])
+                    | cantonese_readings(text[position])
+                )
+                & self.first_sounds
             ):
                 out.append(text[position])
                 position += 1
                 continue
             free = next((end for end in range(position, len(text)) if kept[end]), len(text)) - position
-            said, heard = self._heard_at(text[position : position + min(self.longest, free)])
+            said, heard = self._heard_at(
+                text[position : position + min(self.longest, free)], cantonese=cantonese
+            )
             out.append(heard)
             if heard != said:
                 replaced[said] = heard

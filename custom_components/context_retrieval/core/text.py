@@ -98,6 +98,22 @@ def _variants() -> WordFolding:
     return WordFolding.from_sections(yaml.safe_load(package_text(VARIANTS_FILE)) or {})
 
 
+CANTONESE_SECTION = "cantonese"
+"""The section of the variants file holding Cantonese words: one said marks an utterance as Cantonese."""
+
+
+@functools.cache
+def _cantonese_words() -> WordFolding:
+    """Return the folding of the variants file's Cantonese section alone (to find its words)."""
+    raw = yaml.safe_load(package_text(VARIANTS_FILE)) or {}
+    return WordFolding.from_sections({CANTONESE_SECTION: raw.get(CANTONESE_SECTION) or {}})
+
+
+def says_cantonese(text: str) -> bool:
+    """Return True when ``text`` holds a word of Cantonese (咗, 啲, 闩, 开返): it is said in Cantonese."""
+    return bool(_cantonese_words().spans(unified(text)))
+
+
 def variant_words() -> frozenset[str]:
     """Return the words of other varieties and languages the engine folds (熄, 啲, turn on)."""
     return frozenset(_variants().words)
