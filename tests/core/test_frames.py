@@ -152,3 +152,14 @@ def test_words_a_carried_command_reads_nothing_from_are_reported_unread(home):
     retrieve("打开客厅的灯", home, None, state)
     (plain,) = retrieve("卧室的呢", home, None, state)
     assert "unread" not in plain.meta
+
+
+def test_a_demonstrative_with_a_room_takes_the_last_commands_kind_there(home):
+    """卧室那盏也开 after 打开客厅的主灯: the bedroom's light, not the living room's just mentioned."""
+    from custom_components.context_retrieval.core.pipeline import retrieve
+
+    state = ConversationState()
+    retrieve("打开客厅的主灯", home, None, state)
+    (result,) = retrieve("卧室那盏也开", home, None, state)
+    assert (result.command.a, result.command.s, result.command.n) == ("打开", "卧室", "灯")
+    assert set(members(result)) <= {"lamp-2", "lamp-5"}

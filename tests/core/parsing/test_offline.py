@@ -906,3 +906,25 @@ def test_a_task_said_alone_names_the_kind_that_does_it_and_warm_air_is_heating(
 ) -> None:
     (command,) = OfflineParser.build(ROOMS, [*DEVICE_NAMES, "浴霸"]).parse(text)
     assert (command.n, command.a) == (name, action)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("卧室那盏也开了吧", ("打开", "卧室", "*")),  # the one of that room: the kind comes from before
+        ("阳台那台也是", ("UNKNOWN", "阳台", "*")),
+        ("那个也开", ("打开", "*", "@last")),  # no room: the device just mentioned
+        ("好了,锁起来", ("锁定", "*", "@last")),
+    ],
+)
+def test_a_demonstrative_with_a_room_is_that_rooms_one_not_the_last_device(
+    text: str, expected: tuple
+) -> None:
+    (command,) = OfflineParser.build(ROOMS, DEVICE_NAMES).parse(text)
+    assert (command.a, command.s, command.n if command.n != "门锁" else "@last") == expected
+
+
+def test_how_cold_is_no_device() -> None:
+    """这么冷?调高两度: 这么 is no name; the clause says why, the step is said of the device before."""
+    commands, unread, *_ = OfflineParser.build(ROOMS, DEVICE_NAMES).read("这么冷?调高两度")
+    assert ([(c.a, c.n) for c in commands], unread) == ([("调高温度=2C", "*")], ())

@@ -179,6 +179,7 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
         ),
     ),
     **_mapped(_Kind.LOCK, dict.fromkeys(("锁门", "上锁", "锁上", "锁好", "锁定", "反锁"), ACTION_LOCK)),
+    **_mapped(_Kind.LOCK, {"锁起来": ACTION_LOCK}),
     **_mapped(_Kind.LOCK, dict.fromkeys(("开锁", "解锁", "解开门锁"), ACTION_UNLOCK)),
     **_words(
         _Kind.SET,
@@ -351,6 +352,7 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     **_mapped(_Kind.PRON, dict.fromkeys(("它", "它们", "刚才的", "刚才那个", "刚刚的", "刚才"), _REFERENCE)),
     **_mapped(_Kind.PRON, {"上一个": _REFERENCE}),
     **_mapped(_Kind.PRON, dict.fromkeys(("那个", "这个", "那台", "这台", "那盏", "这盏"), _DEMONSTRATIVE)),
+    **_mapped(_Kind.PRON, dict.fromkeys(("那支", "这支", "那部", "这部", "那只", "这只"), _DEMONSTRATIVE)),
     **_words(_Kind.EXC_START, "除了", "除", "除去", "不包括", "不包含", "不含"),
     **_words(_Kind.EXC_START, "留", "保留", "留下", "留返"),  # 留筒灯，其他关掉: keep the downlight
     **_words(_Kind.EXC_END, "以外", "之外", "外", "留着"),  # 主卧的留着: all but the bedroom's
@@ -367,6 +369,7 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     **_words(_Kind.FILLER, "把", "让", "将", "请", "帮我", "帮忙", "麻烦", "给我", "一下", "的", "吧"),
     **_words(_Kind.FILLER, "啊", "呀", "呢", "了", "我", "要", "想", "一点", "房间", "里", "里面"),
     **_words(_Kind.FILLER, "现在", "目前", "当前", "谢谢", "也", "是", "直接"),
+    **_words(_Kind.FILLER, "这么", "那么"),  # 这么冷? 调高两度: how cold, no device called 这
     # verb complements and helpers that add nothing to the command (开起来, 去开灯, 给关了, 稍微)
     **_words(_Kind.FILLER, "起来", "去", "给", "稍微", "稍稍", "一哈", "一下下", "一样", "您", "劳驾"),
     **_words(
@@ -1492,18 +1495,23 @@ def _unnamed_targets(
     """Return the target of a clause without a noun phrase: 它, an unknown name, 锁门, or a room."""
     pending = [token.value for token in tokens if token.kind is _Kind.ROOM]
     orphan = _orphan_name(tokens)
-    if _Kind.PRON in kinds:
+    pointing = [token.value for token in tokens if token.kind is _Kind.PRON]
+    # 过道那盏也开: a demonstrative with a room is the one of that room, of the kind said before
+    if pointing and not (pending and all(value == _DEMONSTRATIVE for value in pointing)):
         return [_Target(name=LAST_MENTIONED, include=pending)]
     if orphan and set(kinds) & _ACTION_KINDS:
         return [_Target(name=orphan, category=_category_of(orphan, lexicon), include=pending)]
+    if (implied := _implied_name(tokens, kinds)) is not None:
+        return [_Target(name=implied, category=_category_of(implied, lexicon), include=pending)]
+    return [_Target(include=pending)] if has_scope else []
+
+
+def _implied_name(tokens: Sequence[_Token], kinds: Collection[_Kind]) -> str | None:
+    """Return the kind of device the verb implies (锁门: a lock; 扫下地: the vacuum), or None."""
     if _Kind.LOCK in kinds:
-        return [_Target(name=LOCK_NAME, category=_category_of(LOCK_NAME, lexicon), include=pending)]
+        return LOCK_NAME
     task = next((token.value for token in tokens if token.kind is _Kind.TASK), None)
-    if (kind := _TASK_DEVICES.get(task or "")) is not None:  # 扫下地: the vacuum's task
-        return [_Target(name=kind, category=_category_of(kind, lexicon), include=pending)]
-    if has_scope:
-        return [_Target(include=pending)]
-    return []
+    return _TASK_DEVICES.get(task or "")
 
 
 _PLURAL_PRONOUNS = frozenset({"它们", "他们"})
