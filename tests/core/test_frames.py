@@ -163,3 +163,16 @@ def test_a_demonstrative_with_a_room_takes_the_last_commands_kind_there(home):
     (result,) = retrieve("卧室那盏也开", home, None, state)
     assert (result.command.a, result.command.s, result.command.n) == ("打开", "卧室", "灯")
     assert set(members(result)) <= {"lamp-2", "lamp-5"}
+
+
+def test_what_a_follow_up_keeps_out_of_the_set_just_switched_is_switched_back():
+    """床头灯留着 after 卧室的灯都关了: the bedside lamp goes back on; 卧室的留着: the bedroom's lights."""
+    all_off = Command(a="关闭", s="卧室", n="灯", t="Light", q=Quantifier.ALL)
+    kept = with_frame(Command(a="UNKNOWN", q=Quantifier.EXCEPT, x=("床头灯",)), all_off, "床头灯留着")
+    assert (kept.a, kept.s, kept.n, kept.q, kept.x) == ("打开", "卧室", "床头灯", Quantifier.ONE, ())
+    home_off = Command(a="关闭", n="灯", t="Light", q=Quantifier.ALL)
+    room = with_frame(Command(a="UNKNOWN", s="*,!卧室", q=Quantifier.EXCEPT), home_off, "卧室的留着")
+    assert (room.a, room.s, room.n, room.q) == ("打开", "卧室", "灯", Quantifier.ALL)
+    one_off = Command(a="关闭", s="卧室", n="床头灯", t="Light", q=Quantifier.ONE)
+    unkept = Command(a="UNKNOWN", q=Quantifier.EXCEPT, x=("台灯",))
+    assert with_frame(unkept, one_off, "台灯留着") == unkept  # no set was switched: nothing to keep

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from .gating import CATEGORY_WORDS, is_type_word
 from .models import ANY_NAME, ANY_ROOM, LAST_MENTIONED, UNKNOWN_ACTION, UNKNOWN_CATEGORY, Command, Quantifier
+from .parsing.offline import ACTION_OFF, ACTION_ON
 from .search import says_all
 from .text import compact
 
@@ -48,6 +49,8 @@ def with_frame(
         command = replace(command, s=last.s)
     if last.a == UNKNOWN_ACTION or last.n in {ANY_NAME, LAST_MENTIONED}:
         return command
+    if (kept := _kept_from_set(command, last)) is not None:
+        return kept
     rooms_only = (
         command.n == ANY_NAME
         and command.t == UNKNOWN_CATEGORY
@@ -67,6 +70,37 @@ def with_frame(
     if named and (goes_on or _narrows(command, last, said)):
         return replace(command, a=last.a)
     return command
+
+
+_OPPOSITE = {ACTION_ON: ACTION_OFF, ACTION_OFF: ACTION_ON}
+
+
+def _kept_from_set(command: Command, last: Command) -> Command | None:
+    """Return the command switching back what a follow-up keeps out of the set just switched, or None.
+
+    台灯留着 after 姐姐房的灯关掉: the desk lamp goes back on; 主卧的留着 after 所有空调都关了: the
+    master bedroom's air conditioners do.
+    """
+    opposite = _OPPOSITE.get(last.a)
+    if (
+        opposite is None
+        or command.a != UNKNOWN_ACTION
+        or command.q != Quantifier.EXCEPT
+        or command.n != ANY_NAME
+        or last.q not in {Quantifier.ALL, Quantifier.EXCEPT}
+    ):
+        return None
+    kept_rooms = [room[1:] for room in command.s.split(",") if room.startswith("!")]
+    if len(command.x) == 1 and not kept_rooms:
+        rooms = [
+            room for room in last.s.split(",") if room not in {"", ANY_ROOM} and not room.startswith("!")
+        ]
+        return replace(
+            command, a=opposite, s=",".join(rooms) or ANY_ROOM, n=command.x[0], q=Quantifier.ONE, x=()
+        )
+    if kept_rooms and not command.x:
+        return replace(command, a=opposite, s=",".join(kept_rooms), n=last.n, t=last.t, q=Quantifier.ALL)
+    return None
 
 
 def _narrows(command: Command, last: Command, said: str) -> bool:

@@ -928,3 +928,18 @@ def test_how_cold_is_no_device() -> None:
     """这么冷?调高两度: 这么 is no name; the clause says why, the step is said of the device before."""
     commands, unread, *_ = OfflineParser.build(ROOMS, DEVICE_NAMES).read("这么冷?调高两度")
     assert ([(c.a, c.n) for c in commands], unread) == ([("调高温度=2C", "*")], ())
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("台灯留着,其他关掉", [("关闭", "*", "except", ("台灯",))]),
+        ("台灯以外都关了", [("关闭", "*", "except", ("台灯",))]),
+        ("台灯留着", [("UNKNOWN", "*", "except", ("台灯",))]),  # a follow-up: kept out of the set before
+        ("主灯关了,台灯留着", [("关闭", "主灯", "one", ())]),  # kept as it is: no second command
+        ("室外灯关掉", [("关闭", "室外灯", "one", ())]),  # 外 alone is part of a name
+    ],
+)
+def test_a_name_said_with_words_keeping_it_is_left_out(text: str, expected: list) -> None:
+    commands = OfflineParser.build(ROOMS, [*DEVICE_NAMES, "室外灯"]).parse(text)
+    assert [(c.a, c.n, c.q.value, c.x) for c in commands] == expected

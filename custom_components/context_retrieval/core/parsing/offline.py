@@ -709,7 +709,9 @@ class OfflineParser:
             if (kept := _left_out_of(commands, previous, clause)) is not None:
                 commands = kept  # 窗帘都打开，纱帘不用: the set before leaves the 纱帘 alone
                 continue
-            if not _has_action_word(clause.tokens) and (not targets or (commands and _leaves_alone(clause))):
+            if not _has_action_word(clause.tokens) and (
+                not targets or (commands and (_leaves_alone(clause) or _only_exclusion(clause)))
+            ):
                 continue  # 水晶吊灯关了，筒灯留着: the downlight is left as it is
             if placed := _placed_after(unsettled, clause):
                 # 开个空调，孩子屋的: the room said after the command is the command's room
@@ -839,9 +841,12 @@ def _split_at_separators(tokens: Sequence[_Token]) -> list[list[_Token]]:
 
 
 def _or_unknown(commands: list[Command]) -> list[Command]:
-    """Return the commands, or ``[UNKNOWN_COMMAND]`` when none says an action, a room or a name."""
+    """Return the commands, or ``[UNKNOWN_COMMAND]`` when none says an action, a room or a name.
+
+    A name left out is said (台灯留着, after 灯全关了: the desk lamp is kept on).
+    """
     if all(
-        command.a == UNKNOWN_ACTION and command.n == ANY_NAME and command.s == ANY_ROOM
+        command.a == UNKNOWN_ACTION and command.n == ANY_NAME and command.s == ANY_ROOM and not command.x
         for command in commands
     ):
         return [UNKNOWN_COMMAND]
@@ -1557,17 +1562,15 @@ def _take_exclusions(tokens: Sequence[_Token]) -> tuple[list[_Token], list[str],
             rooms, index = _room_list(tokens, index + 1)
             exclude.extend(rooms)
             if not rooms:
-                name: list[str] = []
-                while index < len(tokens) and tokens[index].kind in _EXCLUDED_NAME_KINDS:
-                    if tokens[index].kind is _Kind.CONJ:
-                        left_out.append("".join(name))
-                        name = []
-                    else:
-                        name.append(tokens[index].value)
-                    index += 1
-                left_out.append("".join(name))
+                names, index = _excluded_names(tokens, index)
+                left_out.extend(names)
             if index < len(tokens) and tokens[index].kind is _Kind.EXC_END:
                 index += 1
+            continue
+        if token.kind in _HEAD_KINDS and (end := _kept_name_end(tokens, index)) is not None:
+            excepting = True  # 台灯留着: all but the desk lamp
+            left_out.append("".join(t.value for t in tokens[index:end] if t.kind in _HEAD_KINDS))
+            index = end + 1
             continue
         if token.kind is _Kind.ROOM:
             rooms, end = _room_list(tokens, index)
@@ -1582,6 +1585,37 @@ def _take_exclusions(tokens: Sequence[_Token]) -> tuple[list[_Token], list[str],
         kept.append(_Token(_Kind.OTHER, token.text, token.text) if token.kind is _Kind.EXC_END else token)
         index += 1
     return kept, exclude, [name for name in left_out if name], excepting
+
+
+def _excluded_names(tokens: Sequence[_Token], index: int) -> tuple[list[str], int]:
+    """Return the names excluded from ``index`` on (落地灯和台灯 of 除了落地灯和台灯) and the index after."""
+    names: list[str] = []
+    name: list[str] = []
+    while index < len(tokens) and tokens[index].kind in _EXCLUDED_NAME_KINDS:
+        if tokens[index].kind is _Kind.CONJ:
+            names.append("".join(name))
+            name = []
+        else:
+            name.append(tokens[index].value)
+        index += 1
+    names.append("".join(name))
+    return names, index
+
+
+_KEEPING_AFTER = frozenset({"留着", "以外", "之外"})
+"""Words after a device's name leaving it out (台灯留着, 台灯以外); 外 alone is part of names (室外灯)."""
+
+
+def _kept_name_end(tokens: Sequence[_Token], index: int) -> int | None:
+    """Return where the words leaving out the name starting at ``index`` are (台灯留着), or None."""
+    end = index
+    while end < len(tokens) and tokens[end].kind in _HEAD_KINDS:
+        end += 1
+    while end < len(tokens) and tokens[end].kind is _Kind.FILLER:
+        end += 1
+    if end < len(tokens) and tokens[end].kind is _Kind.EXC_END and tokens[end].text in _KEEPING_AFTER:
+        return end
+    return None
 
 
 def _room_list(tokens: Sequence[_Token], index: int) -> tuple[list[str], int]:
