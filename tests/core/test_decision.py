@@ -1194,3 +1194,13 @@ def test_a_listed_value_in_english_is_found_by_the_mandarin_said(action, options
         value_list=[{"value": o} for o in options],
     )
     assert command_argument(action, listed, None).value == value
+
+
+def test_the_number_in_a_rooms_name_is_no_value():
+    """二十八楼啲灯全部熄晒: the floor 二十八楼 holds 二十八, which no action must carry."""
+    off = CommandSpec(id="light.turn_off", description="关闭灯")
+    home = {"light.f": Device(id="light.f", name="灯", room="二十八楼", category="Light", commands=[off])}
+    found = result(Command(a="关闭", s="二十八楼", n="灯"), device("light.f", off.id, "room_hit"))
+    assert decide([found], home, "二十八楼的灯关掉").outcome is Outcome.ACT
+    elsewhere = result(Command(a="关闭", n="灯"), device("light.f", off.id))
+    assert decide([elsewhere], home, "灯二十八关掉").reason is AskReason.UNEXPECTED_VALUE

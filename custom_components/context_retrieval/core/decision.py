@@ -309,7 +309,7 @@ def _settled(
     actions = _without_subsumed(turn.actions)
     if unread := _unread_words(text, actions, devices, rooms) if unread is None else unread:
         return Decision(Outcome.ASK, reason=AskReason.UNREAD_WORDS, options=unread)
-    if _values_unused(text, actions, devices):
+    if _values_unused(text, actions, devices, rooms):
         # 十分钟后关掉它: acting now would drop what the user asked for.
         first = actions[0]
         return Decision(
@@ -1120,9 +1120,16 @@ def _unread_words(
     return tuple(dict.fromkeys(_LATIN_WORD.findall(said)))
 
 
-def _values_unused(text: str, actions: list[Action], devices: Mapping[str, Device]) -> bool:
-    """Return True when the utterance says more values than the actions carry (names' digits aside)."""
+def _values_unused(
+    text: str, actions: list[Action], devices: Mapping[str, Device], rooms: Sequence[str] = ()
+) -> bool:
+    """Return True when the utterance says more values than the actions carry (digits of names, rooms aside).
+
+    二十八楼啲灯全部熄晒: the floor 二十八楼 holds a number, which is no value.
+    """
     said = compact(text)
+    for room in sorted(rooms, key=len, reverse=True):
+        said = said.replace(compact(room), " ")
     for action in actions:
         if isinstance(action.value, str) and action.value:
             said = said.replace(compact(action.value), " ")  # 切到 HDMI1: the value chosen holds its digit

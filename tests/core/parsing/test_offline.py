@@ -943,3 +943,18 @@ def test_how_cold_is_no_device() -> None:
 def test_a_name_said_with_words_keeping_it_is_left_out(text: str, expected: list) -> None:
     commands = OfflineParser.build(ROOMS, [*DEVICE_NAMES, "室外灯"]).parse(text)
     assert [(c.a, c.n, c.q.value, c.x) for c in commands] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "actions"),
+    [
+        ("空调高返少少", ["调高温度"]),
+        ("唔好,拉返埋佢", ["关闭"]),
+        ("窗帘开一半就得", ["打开", "设置位置=50%"]),  # the setting subsumes opening
+        ("空调开细风", ["设置风速=低风"]),
+        ("空调开高风", ["设置风速=高风"]),
+    ],
+)
+def test_cantonese_steps_and_fan_speeds_are_read(text: str, actions: list[str]) -> None:
+    commands, unread, *_ = OfflineParser.build(ROOMS, DEVICE_NAMES).read(text)
+    assert ([c.a for c in commands], unread) == (actions, ())
