@@ -975,7 +975,7 @@ def test_the_end_of_a_list_said_is_carried_out_not_taken_for_a_value_left_unused
         ("调小风速", "medium", "low", None),  # 风小一点 at 中风: 低风
         ("调大风速", "medium", "high", None),
         ("调大风速", "high", "high", None),  # at the top it stays
-        ("调小风速", "auto", None, ArgumentProblem.MISSING),  # 自动风 ranks nowhere: asked
+        ("调小风速", "auto", "low", None),  # 自动风 stands in the middle of the ranks
         ("调小风速", None, None, ArgumentProblem.MISSING),
     ],
 )

@@ -107,9 +107,22 @@ def parse_value_order(raw: object, where: str = VALUE_ORDER_FILE) -> tuple[str, 
     return tuple(words)
 
 
+def parse_outside_order(raw: object, where: str = VALUE_ORDER_FILE) -> tuple[str, ...]:
+    """Return the ``outside`` words of the value order file (none when absent), or raise ValueOrderError."""
+    words = raw.get("outside", []) if isinstance(raw, dict) else None
+    if not isinstance(words, list) or not all(isinstance(w, str) and w for w in words):
+        raise ValueOrderError(f"{where}: outside must be a list of words")
+    return tuple(words)
+
+
 @functools.cache
 def _ascending() -> tuple[str, ...]:
     return parse_value_order(yaml.safe_load(package_text(VALUE_ORDER_FILE)))
+
+
+@functools.cache
+def _outside() -> tuple[str, ...]:
+    return parse_outside_order(yaml.safe_load(package_text(VALUE_ORDER_FILE)))
 
 
 def _ranked(value_list: list[dict[str, Any]]) -> list[tuple[int, Any]]:
@@ -135,14 +148,27 @@ def _listed_end(end: int, value_list: list[dict[str, Any]]) -> Argument:
 def _listed_step(direction: int, value_list: list[dict[str, Any]], current: float | str | None) -> Argument:
     """Return the listed value ranked next after ``current`` that way (风小一点 at 中风: 低风).
 
-    At an end the value stays; a present value unknown or unranked (自动风) is asked about.
+    At an end the value stays. A present value outside the order (自动风) stands in the middle of
+    the ranks: 风小一点 at 自动风 of 低风, 中风, 高风 is 低风. Any other present value that no word
+    ranks, or none known, is asked about.
     """
     ranked = _ranked(value_list)
     values = [value for _, value in ranked]
-    if current not in values:
+    if current in values:
+        position = values.index(current) + direction
+    elif values and _outside_order(current, value_list):
+        middle = (len(values) - 1) / 2
+        position = math.ceil(middle - 1) if direction < 0 else math.floor(middle + 1)
+    else:
         return Argument(problem=ArgumentProblem.MISSING)
-    position = min(max(values.index(current) + direction, 0), len(values) - 1)
-    return Argument(values[position])
+    return Argument(values[min(max(position, 0), len(values) - 1)])
+
+
+def _outside_order(current: float | str | None, value_list: list[dict[str, Any]]) -> bool:
+    """Return True when the present value's words put it outside the order (自动风, 智能)."""
+    item = next((item for item in value_list if item.get("value") == current), None)
+    words = str(item.get("description") or item.get("value") or "") if item else ""
+    return any(word in words for word in _outside())
 
 
 def _adjusted(
