@@ -81,13 +81,13 @@ def cantonese_readings(char: str) -> frozenset[str]:
     return frozenset(CANTONESE_MARK + _TONE.sub("", reading) for reading in said[:MAX_CHARACTER_READINGS])
 
 
-def sound_keys(word: str) -> set[SoundKey]:
-    """Return every toneless reading of a word, Mandarin and Cantonese, at most MAX_READINGS of each."""
+def sound_keys(word: str, *, cantonese: bool = True) -> set[SoundKey]:
+    """Return every toneless reading of a word (at most MAX_READINGS); with ``cantonese``, Cantonese too."""
     mandarin = [sorted(readings(char)) for char in word]
     keys = set(itertools.islice(itertools.product(*mandarin), MAX_READINGS))
-    cantonese = [sorted(cantonese_readings(char)) for char in word]
-    if all(cantonese):
-        keys |= set(itertools.islice(itertools.product(*cantonese), MAX_READINGS))
+    said = [sorted(cantonese_readings(char)) for char in word] if cantonese else []
+    if said and all(said):
+        keys |= set(itertools.islice(itertools.product(*said), MAX_READINGS))
     return keys
 
 
@@ -226,8 +226,7 @@ class SoundIndex:
         same = next(
             (
                 word
-                for key in sorted(sound_keys(text))
-                if cantonese or not key[0].startswith(CANTONESE_MARK)
+                for key in sorted(sound_keys(text, cantonese=cantonese))
                 if (found := self.by_sound.get(key))
                 for word, spelling in [found]
                 if word not in self.shared or _in_common(text, spelling)
@@ -320,7 +319,7 @@ class SoundIndex:
                 or not (
                     readings(text[position])
                     | folded_readings(text[position])
-                    | cantonese_readings(text[position])
+                    | (cantonese_readings(text[position]) if cantonese else frozenset())
                 )
                 & self.first_sounds
             ):

@@ -93,9 +93,15 @@ class WordFolding:
 
 
 @functools.cache
+def _variant_sections() -> object:
+    """Return the shipped variants file as read, once."""
+    return yaml.safe_load(package_text(VARIANTS_FILE)) or {}
+
+
+@functools.cache
 def _variants() -> WordFolding:
     """Return the word folding of the shipped variants file, read and checked once."""
-    return WordFolding.from_sections(yaml.safe_load(package_text(VARIANTS_FILE)) or {})
+    return WordFolding.from_sections(_variant_sections())
 
 
 CANTONESE_SECTION = "cantonese"
@@ -105,8 +111,9 @@ CANTONESE_SECTION = "cantonese"
 @functools.cache
 def _cantonese_words() -> WordFolding:
     """Return the folding of the variants file's Cantonese section alone (to find its words)."""
-    raw = yaml.safe_load(package_text(VARIANTS_FILE)) or {}
-    return WordFolding.from_sections({CANTONESE_SECTION: raw.get(CANTONESE_SECTION) or {}})
+    raw = _variant_sections()
+    section = raw.get(CANTONESE_SECTION) if isinstance(raw, dict) else None
+    return WordFolding.from_sections({CANTONESE_SECTION: section or {}})
 
 
 def says_cantonese(text: str) -> bool:
