@@ -1204,3 +1204,25 @@ def test_the_number_in_a_rooms_name_is_no_value():
     assert decide([found], home, "二十八楼的灯关掉").outcome is Outcome.ACT
     elsewhere = result(Command(a="关闭", n="灯"), device("light.f", off.id))
     assert decide([elsewhere], home, "灯二十八关掉").reason is AskReason.UNEXPECTED_VALUE
+
+
+def test_an_alias_saying_only_a_kind_heard_across_two_words_is_no_name_said():
+    """铁门锁上 holds 门锁 (铁门 + 锁上), the front door lock's alias: the iron gate has no lock, so ask."""
+    lock_it = CommandSpec(id="lock.lock", description="锁定门锁")
+    home = {
+        "lock.f": Device(
+            id="lock.f",
+            name="Front Door Lock",
+            room="门口",
+            aliases=("门锁",),
+            category="SmartLock",
+            commands=[lock_it],
+        ),
+        "fan.c": Device(id="fan.c", name="吊扇", room="饭厅", category="Fan", commands=[FAN_ON]),
+    }
+    gate = result(Command(a="锁定", n="铁门", t="SmartLock"), device("lock.f", lock_it.id, "type_hit"))
+    assert decide([gate], home, "铁门锁上").reason is AskReason.NOT_FOUND
+    lock = result(Command(a="锁定", n="门锁", t="SmartLock"), device("lock.f", lock_it.id, "alias_hit"))
+    assert decide([lock], home, "门锁锁上").outcome is Outcome.ACT
+    fan = result(Command(a="打开", s="饭厅", n="吊扇", t="Fan"), device("fan.c", FAN_ON.id, "name_hit"))
+    assert decide([fan], home, "饭厅那间的吊扇也开").outcome is Outcome.ACT  # its own name is the kind

@@ -678,7 +678,9 @@ def _unclear_target(
     if "last_mentioned" in top.reasons and _count_unlike(result.command.q, len(targets)):
         return _which(AskReason.WHICH_DEVICE, result, devices)
     device = devices.get(top.entity_id) if top.entity_kind == "device" else None
-    said_name = _says_name(device, text) and not _says_more(device, result.command.n)
+    # an alias that only says a kind (门锁) is no name said: 铁门锁上 holds 门锁 across 铁门 and 锁上
+    said_name = _says_name(device, text, own=True) or _says_kind_named(device, text)
+    said_name = said_name and not _says_more(device, result.command.n)
     if _guessed(result, top, targets) or (not said_name and _name_unmatched(result, top, devices)):
         return _which(AskReason.NOT_FOUND, result, devices)
     several_sets = (
@@ -872,6 +874,11 @@ def _says_name(device: Device | None, text: str, shortest: int = 1, *, own: bool
         len(name) >= shortest and not (own and is_kind_word(name)) and name in said
         for name in _called(device)
     )
+
+
+def _says_kind_named(device: Device | None, text: str) -> bool:
+    """Return True when the utterance holds the device's own name, a kind word (吊扇 named so), whole."""
+    return device is not None and is_kind_word(name := compact(device.name)) and name in compact(text)
 
 
 def _says_more(device: Device | None, name: str) -> bool:
