@@ -1226,3 +1226,23 @@ def test_an_alias_saying_only_a_kind_heard_across_two_words_is_no_name_said():
     assert decide([lock], home, "门锁锁上").outcome is Outcome.ACT
     fan = result(Command(a="打开", s="饭厅", n="吊扇", t="Fan"), device("fan.c", FAN_ON.id, "name_hit"))
     assert decide([fan], home, "饭厅那间的吊扇也开").outcome is Outcome.ACT  # its own name is the kind
+
+
+def test_a_question_asked_in_a_turn_leaves_its_question_without_an_answer_doing_part_of_it():
+    """开空调，温度多少, asked which: an answer would drop the question, so none is taken."""
+    home = {
+        d: Device(id=d, name="冷气", room=room, category="AirConditioner", commands=[TURN_ON, TEMPERATURE])
+        for d, room in (("climate.m", "主人房"), ("climate.k", "细路房"))
+    }
+    close = [device(d, TURN_ON.id, "type_hit") for d in home]
+    read = [device(d, TEMPERATURE.id, "type_hit") for d in home]
+    asked = decide(
+        [
+            result(Command(a="打开", n="空调"), *close, hint="multiple_close_matches"),
+            result(Command(a="查询温度", n="空调"), *read, hint="multiple_close_matches"),
+        ],
+        home,
+        "开空调，温度多少",
+    )
+    assert asked.outcome is Outcome.ASK
+    assert asked.choices == ()

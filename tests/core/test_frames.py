@@ -176,3 +176,26 @@ def test_what_a_follow_up_keeps_out_of_the_set_just_switched_is_switched_back():
     one_off = Command(a="关闭", s="卧室", n="床头灯", t="Light", q=Quantifier.ONE)
     unkept = Command(a="UNKNOWN", q=Quantifier.EXCEPT, x=("台灯",))
     assert with_frame(unkept, one_off, "台灯留着") == unkept  # no set was switched: nothing to keep
+
+
+def test_only_what_the_set_held_is_switched_back():
+    """Kept but never in the set: 电视留着 after 所有灯都关了; 主卧的留着 after 客厅的灯全部关掉."""
+    lights_off = Command(a="关闭", n="灯", t="Light", q=Quantifier.ALL)
+    tv = Command(a="UNKNOWN", q=Quantifier.EXCEPT, x=("电视",))
+    assert with_frame(tv, lights_off, "电视留着") == tv
+    master = Command(a="UNKNOWN", s="*,!主卧", q=Quantifier.EXCEPT)
+    living_off = replace(lights_off, s="客厅")
+    assert with_frame(master, living_off, "主卧的留着").a == "UNKNOWN"
+    all_but_master = Command(a="关闭", s="*,!主卧", n="空调", t="AirConditioner", q=Quantifier.EXCEPT)
+    assert with_frame(master, all_but_master, "主卧的留着").a == "UNKNOWN"
+
+
+def test_an_interjection_before_a_follow_up_is_no_word_unread(home):
+    """好的，卧室的呢 after 打开客厅的灯: 好的 names nothing the carried command goes to."""
+    from custom_components.context_retrieval.core.pipeline import retrieve
+
+    state = ConversationState()
+    retrieve("打开客厅的灯", home, None, state)
+    (result,) = retrieve("好的，卧室的呢", home, None, state)
+    assert (result.command.a, result.command.s) == ("打开", "卧室")
+    assert "unread" not in result.meta

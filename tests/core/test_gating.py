@@ -117,3 +117,10 @@ def test_each_category_has_its_usual_word_first():
 def test_a_malformed_device_words_file_is_refused(raw):
     with pytest.raises(DeviceWordsError):
         parse_device_words(raw)
+
+
+def test_a_categorys_tasks_are_read_and_checked():
+    parsed = parse_device_words({"RobotCleaner": {"words": ["扫地机"], "tasks": ["扫地", "拖地"]}})
+    assert parsed["RobotCleaner"].tasks == ("扫地", "拖地")
+    with pytest.raises(DeviceWordsError):
+        parse_device_words({"RobotCleaner": {"words": ["扫地机"], "tasks": "扫地"}})

@@ -1140,3 +1140,20 @@ def test_a_device_is_called_by_each_chinese_word_of_a_name_of_several():
     assert named.command.n == "石头"
     (lamp,) = retrieve("客厅的灯打开", home, None, ConversationState())
     assert lamp.command.s == "客厅"  # 客厅 of a name of several words is no name
+
+
+def test_a_word_of_an_alias_held_by_a_room_word_is_no_name():
+    """爷爷 小爱 音箱 in the living room: 爷爷 still says the room 爷爷房间 (爷爷的灯打开)."""
+    speaker = Device(
+        id="media_player.s",
+        name="音箱",
+        room="客厅",
+        aliases=("爷爷 小爱 音箱",),
+        category="NetworkAudio",
+        commands=[ON, OFF],
+    )
+    home = [speaker, light("lamp-1", "灯", "爷爷房间"), light("lamp-2", "灯", "客厅")]
+    index = build_vector_searcher(home, rooms=[Room("爷爷房间"), Room("客厅")])
+    (result,) = retrieve("爷爷的灯打开", home, None, ConversationState(), vector_searcher=index)
+    assert result.command.s == "爷爷"  # the owner's word for the room, no name of the speaker
+    assert ids(result)[0] == "lamp-1"

@@ -263,3 +263,21 @@ def test_said_in_cantonese_a_word_is_heard_by_its_cantonese_reading_too():
     assert says_cantonese("闩咗厨房灯")
     assert says_cantonese("客厅啲灯开返")
     assert not says_cantonese("把厨房灯关了")
+
+
+def test_everyday_words_are_never_heard_as_home_words_in_cantonese_either():
+    """冷气而家开咗多少度 with a 小度 speaker: 多少度 is asked, 少度 (siu dou in Cantonese) is no 小度."""
+    on = CommandSpec("x.turn_on", "打开")
+    temperature = CommandSpec("state:current_temperature", "当前温度", readable=True)
+    home = [
+        Device(
+            id="climate.a", name="空调", room="客厅", category="AirConditioner", commands=[on, temperature]
+        ),
+        Device(id="media_player.x", name="小度", room="客厅", category="NetworkAudio", commands=[on]),
+    ]
+    for text in ("冷气而家开咗多少度", "冷气现在开多少度"):
+        results = retrieve(text, home, None, ConversationState())
+        decision = decide(results, {d.id: d for d in home}, text)
+        assert [r.command.a for r in results] == ["查询温度"], text
+        assert decision.actions == (), text
+    assert not says_cantonese("冷气现在开多少度")  # 冷气 is Mandarin too: no mark of Cantonese

@@ -116,13 +116,19 @@ def parse_outside_order(raw: object, where: str = VALUE_ORDER_FILE) -> tuple[str
 
 
 @functools.cache
+def _value_order() -> object:
+    """Return the shipped value order file as read, once."""
+    return yaml.safe_load(package_text(VALUE_ORDER_FILE))
+
+
+@functools.cache
 def _ascending() -> tuple[str, ...]:
-    return parse_value_order(yaml.safe_load(package_text(VALUE_ORDER_FILE)))
+    return parse_value_order(_value_order())
 
 
 @functools.cache
 def _outside() -> tuple[str, ...]:
-    return parse_outside_order(yaml.safe_load(package_text(VALUE_ORDER_FILE)))
+    return parse_outside_order(_value_order())
 
 
 def _ranked(value_list: list[dict[str, Any]]) -> list[tuple[int, Any]]:
@@ -130,7 +136,7 @@ def _ranked(value_list: list[dict[str, Any]]) -> list[tuple[int, Any]]:
     order = _ascending()
     ranked = []
     for item in value_list:
-        words = str(item.get("description") or item.get("value") or "")
+        words = _value_words(item)
         held = max((word for word in order if word in words), key=len, default=None)
         if held is not None:
             ranked.append((order.index(held), item.get("value")))
@@ -167,8 +173,13 @@ def _listed_step(direction: int, value_list: list[dict[str, Any]], current: floa
 def _outside_order(current: float | str | None, value_list: list[dict[str, Any]]) -> bool:
     """Return True when the present value's words put it outside the order (自动风, 智能)."""
     item = next((item for item in value_list if item.get("value") == current), None)
-    words = str(item.get("description") or item.get("value") or "") if item else ""
+    words = _value_words(item) if item else ""
     return any(word in words for word in _outside())
+
+
+def _value_words(item: dict[str, Any]) -> str:
+    """Return the words a listed value is ranked by: its description, else itself."""
+    return str(item.get("description") or item.get("value") or "")
 
 
 def _adjusted(

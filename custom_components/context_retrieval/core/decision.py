@@ -247,7 +247,7 @@ def decide(  # noqa: PLR0913 - the results, what they are read against, and the 
             settles = running if which_by_running else _not_known
             decision = _decide_one(result, devices, text, turn, (current, running, settles, playing))
         if decision is not None:
-            return _with_rest_of_turn(decision, turn, results[index + 1 :])
+            return _with_rest_of_turn(decision, turn, results[index + 1 :], devices)
         for action in turn.actions[before:]:
             for device_id in action.device_ids:
                 turn.named.setdefault(device_id, set()).add(result.command.n)
@@ -260,15 +260,25 @@ def decide(  # noqa: PLR0913 - the results, what they are read against, and the 
     return _settled(turn, devices, text, rooms, unread)
 
 
-def _with_rest_of_turn(decision: Decision, turn: _Turn, later: Sequence[RetrievalResult]) -> Decision:
+def _with_rest_of_turn(
+    decision: Decision, turn: _Turn, later: Sequence[RetrievalResult], devices: Mapping[str, Device]
+) -> Decision:
     """Return the decision with each choice carrying the rest of the turn, or with no choices.
 
     An answer to the question (哥哥房间的) then carries out all that was said (打开 AC, 26度), not the
-    command asked about alone; when a later command has no command for a choice's devices, the
-    question takes no answer rather than one doing part of the turn.
+    command asked about alone. When the turn also asked or read something (开空调，温度多少), or a
+    later command has no command of its own for a choice's devices or goes beyond the devices
+    asked about, the question takes no answer rather than one doing part of the turn.
     """
     if not decision.choices or (not turn.actions and not later):
         return decision
+    asked = {device_id for choice in decision.choices for device_id in choice.device_ids}
+    if turn.readings or any(
+        not set(_targets(candidate, result)) <= asked
+        for result in later
+        for candidate in result.candidates[:1]
+    ):
+        return replace(decision, choices=())
     choices = []
     for choice in decision.choices:
         then = []
@@ -279,7 +289,8 @@ def _with_rest_of_turn(decision: Decision, turn: _Turn, later: Sequence[Retrieva
                 if held := set(_targets(candidate, result)) & set(choice.device_ids):
                     found.add(candidate.capability_id)
                     covered |= held
-            if len(found) != 1 or covered != set(choice.device_ids):
+            command = _command_of(devices.get(choice.device_ids[0]), next(iter(found))) if found else None
+            if len(found) != 1 or covered != set(choice.device_ids) or command is None or command.readable:
                 return replace(decision, choices=())
             then.append((found.pop(), result.command.a))
         choices.append(replace(choice, done_before=tuple(turn.actions), then=tuple(then)))
@@ -1128,7 +1139,7 @@ def _unread_words(
 
 
 def _values_unused(
-    text: str, actions: list[Action], devices: Mapping[str, Device], rooms: Sequence[str] = ()
+    text: str, actions: list[Action], devices: Mapping[str, Device], rooms: Sequence[str]
 ) -> bool:
     """Return True when the utterance says more values than the actions carry (digits of names, rooms aside).
 

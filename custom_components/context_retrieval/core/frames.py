@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from .gating import CATEGORY_WORDS, is_type_word
+from .gating import CATEGORY_WORDS, TYPE_WORDS, is_type_word
 from .models import ANY_NAME, ANY_ROOM, LAST_MENTIONED, UNKNOWN_ACTION, UNKNOWN_CATEGORY, Command, Quantifier
 from .parsing.offline import ACTION_OFF, ACTION_ON
 from .search import says_all
@@ -79,7 +79,9 @@ def _kept_from_set(command: Command, last: Command) -> Command | None:
     """Return the command switching back what a follow-up keeps out of the set just switched, or None.
 
     台灯留着 after 姐姐房的灯关掉: the desk lamp goes back on; 主卧的留着 after 所有空调都关了: the
-    master bedroom's air conditioners do.
+    master bedroom's air conditioners do. Only what the set held is kept: a name of its kind (not
+    电视留着 after 所有灯都关了), a room inside it and not left out of it (not 主卧的留着 after
+    客厅的灯全部关掉, nor after 除了主卧，空调都关了).
     """
     opposite = _OPPOSITE.get(last.a)
     if (
@@ -91,16 +93,25 @@ def _kept_from_set(command: Command, last: Command) -> Command | None:
     ):
         return None
     kept_rooms = [room[1:] for room in command.s.split(",") if room.startswith("!")]
-    if len(command.x) == 1 and not kept_rooms:
-        rooms = [
-            room for room in last.s.split(",") if room not in {"", ANY_ROOM} and not room.startswith("!")
-        ]
+    said_rooms = [
+        room for room in last.s.split(",") if room not in {"", ANY_ROOM} and not room.startswith("!")
+    ]
+    left_out = {room[1:] for room in last.s.split(",") if room.startswith("!")}
+    if len(command.x) == 1 and not kept_rooms and _kind_of(command.x[0]) == last.t:
         return replace(
-            command, a=opposite, s=",".join(rooms) or ANY_ROOM, n=command.x[0], q=Quantifier.ONE, x=()
+            command, a=opposite, s=",".join(said_rooms) or ANY_ROOM, n=command.x[0], q=Quantifier.ONE, x=()
         )
-    if kept_rooms and not command.x:
+    within = all(room in said_rooms if said_rooms else room not in left_out for room in kept_rooms)
+    if kept_rooms and not command.x and within:
         return replace(command, a=opposite, s=",".join(kept_rooms), n=last.n, t=last.t, q=Quantifier.ALL)
     return None
+
+
+def _kind_of(name: str) -> str | None:
+    """Return the category a name says by its type word (台灯: Light; 书桌台灯 too), or None."""
+    said = compact(name)
+    ending = max((word for word in TYPE_WORDS if said.endswith(word)), key=len, default=None)
+    return TYPE_WORDS[ending] if ending is not None else None
 
 
 def _narrows(command: Command, last: Command, said: str) -> bool:

@@ -46,8 +46,8 @@ CATEGORIES: frozenset[str] = frozenset(
 """The closed category set of CONTRACT §3 (``Unknown`` is not a category)."""
 
 DEVICE_WORDS_FILE = "device_words.yaml"
-"""Package data: the words of each category, its kinds, and what its words leave apart."""
-_KEYS = frozenset({"words", "kinds", "apart"})
+"""Package data: the words of each category, its kinds, what its words leave apart, and its tasks."""
+_KEYS = frozenset({"words", "kinds", "apart", "tasks"})
 
 
 class DeviceWordsError(ValueError):
@@ -64,6 +64,8 @@ class CategoryWords:
     """Words naming a kind of it (台灯)."""
     apart: tuple[str, ...] = ()
     """Things of the category its words do not mean (the range hood for 风扇)."""
+    tasks: tuple[str, ...] = ()
+    """Tasks its devices do, said alone for them (扫地: 扫下地 is the vacuum's)."""
 
 
 def parse_device_words(raw: object, where: str = DEVICE_WORDS_FILE) -> dict[str, CategoryWords]:
@@ -76,7 +78,7 @@ def parse_device_words(raw: object, where: str = DEVICE_WORDS_FILE) -> dict[str,
         if category not in CATEGORIES:
             raise DeviceWordsError(f"{where}: {category!r} is not a category")
         if not isinstance(entry, dict) or not set(entry) <= _KEYS or not entry.get("words"):
-            raise DeviceWordsError(f"{where}: {category}: expected words, and kinds or apart")
+            raise DeviceWordsError(f"{where}: {category}: expected words, and kinds, apart or tasks")
         lists: dict[str, tuple[str, ...]] = {}
         for key in _KEYS:
             values = entry.get(key) or []
@@ -86,7 +88,7 @@ def parse_device_words(raw: object, where: str = DEVICE_WORDS_FILE) -> dict[str,
         for word in (*lists["words"], *lists["kinds"]):
             if seen.setdefault(word, category) != category:
                 raise DeviceWordsError(f"{where}: {word} is in {seen[word]} and {category}")
-        parsed[category] = CategoryWords(lists["words"], lists["kinds"], lists["apart"])
+        parsed[category] = CategoryWords(lists["words"], lists["kinds"], lists["apart"], lists["tasks"])
     return parsed
 
 

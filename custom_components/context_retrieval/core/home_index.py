@@ -112,7 +112,8 @@ MIN_NAME_WORDS = 2
 def _words_of_name(name: str, rooms: Sequence[str]) -> list[str]:
     """Return the Chinese words of a name of several (石头 of 石头 Roborock G20S): each calls the device.
 
-    A word saying a kind (空调 of 格力 空调, 的风扇) or a room (客厅部) says no more than the whole name.
+    A word saying a kind (空调 of 格力 空调, 的风扇), holding a room (客厅部) or held by one (爷爷 of 爷爷
+    小爱 音箱, with a room 爷爷房间) says no more than the whole name.
     """
     words = name.split()
     if len(words) < MIN_NAME_WORDS:
@@ -123,7 +124,7 @@ def _words_of_name(name: str, rooms: Sequence[str]) -> list[str]:
         if has_han(word)
         and len(word) > 1
         and not any(kind in compact(word) for kind in TYPE_WORDS)
-        and not any(room in compact(word) for room in rooms)
+        and not any(room in compact(word) or compact(word) in room for room in rooms)
     ]
 
 
@@ -139,17 +140,16 @@ def build_home_index(
     (each a word the parser and the scope know).
     """
     devices = tuple(devices)
-    said_rooms = {compact(word) for word in _room_words(devices, rooms) if word}
+    whole_names = list(
+        dict.fromkeys(name for device in devices for name in (device.name, *device.aliases) if name)
+    )
+    room_words = tuple({compact(word) for word in _room_words(devices, rooms) if word})
     device_names = list(
         dict.fromkeys(
-            name
-            for device in devices
-            for called in (device.name, *device.aliases)
-            if called
-            for name in (called, *_words_of_name(called, tuple(said_rooms)))
+            name for called in whole_names for name in (called, *_words_of_name(called, room_words))
         )
     )
-    rooms = with_owner_words(rooms, device_names)
+    rooms = with_owner_words(rooms, whole_names)
     commands = [
         list(device.commands) or (spec.commands_for(device.profile_id) if spec and device.profile_id else [])
         for device in devices

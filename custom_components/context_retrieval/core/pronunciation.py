@@ -18,7 +18,7 @@ import itertools
 import re
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import yaml
 from pypinyin import Style, lazy_pinyin, pinyin
@@ -27,6 +27,7 @@ from .text import LINKING_WORD, compact, has_han, is_variant_word, package_text,
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
+    from types import ModuleType
 
 MIN_SOUND_WORD = 2
 """Single characters share sounds with too much to be matched by sound."""
@@ -65,7 +66,7 @@ _TONE = re.compile(r"[1-6]$")
 
 
 @functools.cache
-def _jyutping() -> Any:
+def _jyutping() -> ModuleType:
     """Return ToJyutping, imported on first use: it builds its dictionary (about a second) then."""
     import ToJyutping  # deferred: the index is built off the event loop; imports are not
 
@@ -81,7 +82,7 @@ def cantonese_readings(char: str) -> frozenset[str]:
     return frozenset(CANTONESE_MARK + _TONE.sub("", reading) for reading in said[:MAX_CHARACTER_READINGS])
 
 
-def sound_keys(word: str, *, cantonese: bool = True) -> set[SoundKey]:
+def sound_keys(word: str, *, cantonese: bool = False) -> set[SoundKey]:
     """Return every toneless reading of a word (at most MAX_READINGS); with ``cantonese``, Cantonese too."""
     mandarin = [sorted(readings(char)) for char in word]
     keys = set(itertools.islice(itertools.product(*mandarin), MAX_READINGS))
@@ -175,6 +176,8 @@ class SoundIndex:
     shared: frozenset[str] = frozenset()
     """Words read for a span only when it has one of their characters in the same place: the
     type words and values, which everyday words sound like (这样 is no 遮阳, but 垫扇 is 电扇)."""
+    longest_kept: int = 0
+    """The length of the longest ``kept`` word."""
 
     @classmethod
     def build(cls, words: Iterable[str], kept: Iterable[str] = (), shared: Iterable[str] = ()) -> SoundIndex:
@@ -195,7 +198,7 @@ class SoundIndex:
         # The word as written is heard too (电扇, which the engine reads as 风扇, heard as 垫扇).
         for word, said in sorted(spellings):
             for spelling in {word, said} if all(map(has_han, said)) else {word}:
-                for key in sound_keys(spelling):
+                for key in sound_keys(spelling, cantonese=True):  # heard in either language
                     by_sound.setdefault(key, (word, spelling))
                 by_likeness.setdefault(folded_key(spelling), set()).add((word, spelling))
         first = frozenset(key[0] for key in by_likeness) | frozenset(key[0] for key in by_sound)
@@ -208,6 +211,7 @@ class SoundIndex:
             first,
             everyday,
             frozenset(map(compact, shared)) - frozenset(map(compact, words)),
+            max(map(len, everyday), default=0),
         )
 
     def word_like(self, text: str, *, cantonese: bool = False) -> str | None:
@@ -264,6 +268,13 @@ class SoundIndex:
             else:
                 return False
         return True
+
+    def _everyday_word_at(self, text: str, position: int) -> str:
+        """Return the longest everyday word of two characters or more starting at ``position``, or ''."""
+        for size in range(min(self.longest_kept, len(text) - position), MIN_SOUND_WORD - 1, -1):
+            if text[position : position + size] in self.kept:
+                return text[position : position + size]
+        return ""
 
     def _first_everyday_word(self, span: str) -> int:
         """Return the length of the first word when the span is everyday words end to end, else 0.
@@ -323,8 +334,11 @@ class SoundIndex:
                 )
                 & self.first_sounds
             ):
-                out.append(text[position])
-                position += 1
+                # no home word starts here; an everyday word that does is said whole (多少度: no 少度
+                # heard inside it as the home's 小度)
+                word = "" if kept[position] else self._everyday_word_at(text, position)
+                out.append(word or text[position])
+                position += len(word) or 1
                 continue
             free = next((end for end in range(position, len(text)) if kept[end]), len(text)) - position
             said, heard = self._heard_at(

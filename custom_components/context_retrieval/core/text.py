@@ -93,32 +93,36 @@ class WordFolding:
 
 
 @functools.cache
-def _variant_sections() -> object:
-    """Return the shipped variants file as read, once."""
-    return yaml.safe_load(package_text(VARIANTS_FILE)) or {}
-
-
-@functools.cache
 def _variants() -> WordFolding:
     """Return the word folding of the shipped variants file, read and checked once."""
-    return WordFolding.from_sections(_variant_sections())
+    return WordFolding.from_sections(yaml.safe_load(package_text(VARIANTS_FILE)) or {})
 
 
-CANTONESE_SECTION = "cantonese"
-"""The section of the variants file holding Cantonese words: one said marks an utterance as Cantonese."""
+MARKERS_FILE = "language_markers.yaml"
+"""Package data: the characters only Cantonese uses, which mark an utterance as Cantonese."""
+
+
+class MarkersError(ValueError):
+    """The shipped language markers file is malformed."""
+
+
+def parse_markers(raw: object, where: str = MARKERS_FILE) -> frozenset[str]:
+    """Return the Cantonese characters of the markers file, or raise MarkersError."""
+    chars = raw.get("cantonese") if isinstance(raw, dict) else None
+    if not isinstance(chars, list) or not chars or not all(isinstance(c, str) and len(c) == 1 for c in chars):
+        raise MarkersError(f"{where}: expected cantonese, a list of single characters")
+    return frozenset(chars)
 
 
 @functools.cache
-def _cantonese_words() -> WordFolding:
-    """Return the folding of the variants file's Cantonese section alone (to find its words)."""
-    raw = _variant_sections()
-    section = raw.get(CANTONESE_SECTION) if isinstance(raw, dict) else None
-    return WordFolding.from_sections({CANTONESE_SECTION: section or {}})
+def _cantonese_markers() -> frozenset[str]:
+    """Return the Cantonese characters of the shipped markers file, read and checked once."""
+    return parse_markers(yaml.safe_load(package_text(MARKERS_FILE)))
 
 
 def says_cantonese(text: str) -> bool:
-    """Return True when ``text`` holds a word of Cantonese (咗, 啲, 闩, 开返): it is said in Cantonese."""
-    return bool(_cantonese_words().spans(unified(text)))
+    """Return True when ``text`` holds a character only Cantonese uses (咗, 啲, 闩): said in Cantonese."""
+    return not _cantonese_markers().isdisjoint(unified(text))
 
 
 def variant_words() -> frozenset[str]:

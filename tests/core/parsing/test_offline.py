@@ -962,7 +962,7 @@ def test_cantonese_steps_and_fan_speeds_are_read(text: str, actions: list[str]) 
 
 @pytest.mark.parametrize(
     ("text", "action"),
-    [("风扇小力一点", "调小风速"), ("风扇强一点", "调大风速"), ("风扇开到 level 3", "设置风速=3")],
+    [("风扇小力一点", "调小风速"), ("风扇强一点", "调大风速"), ("风扇开到 level 3", "设置风速=3档")],
 )
 def test_strength_words_step_and_a_level_is_its_number(text: str, action: str) -> None:
     commands, unread, *_ = OfflineParser.build(ROOMS, DEVICE_NAMES).read(text)

@@ -18,6 +18,7 @@ from enum import StrEnum, auto
 from typing import TYPE_CHECKING, NamedTuple
 
 from custom_components.context_retrieval.core.gating import (
+    DEVICE_WORDS,
     GENERIC_TYPE_WORDS,
     TYPE_WORDS,
     is_borrowed_type_word,
@@ -204,6 +205,7 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
         *("拉到", "整到", "整成", "放到", "开成", "打开到", "关到"),  # 窗帘拉到一半; northern 整到26度
         "换",  # 星空灯换蓝色: change to
         *("切", "转", "改"),  # 电视切 HDMI 2, 电视转 YouTube, 冷气改除湿: change to
+        *("改一改", "改一下", "改改"),  # 温度改一改: a change said without its value
         # 调暗到30%: an adjustment verb with 到 sets the value, it does not move it by 30.
         *("调高到", "调低到", "调亮到", "调暗到", "调大到", "调小到"),
     ),
@@ -250,6 +252,7 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     **_mapped(_Kind.ADJUST, dict.fromkeys(("小点声", "小声点", "小声一点", "小声些", "再小声"), "调小音量")),
     **_words(_Kind.ATTR, "亮度", "风速", "音量", "遮光", "温度", "湿度", "状态", "电量", "色温", "吸力"),
     **_words(_Kind.ATTR, "功率", "用电量", "耗电量", "漏水", "有人", "烟雾", "角度", "叶片", "灯效"),
+    **_mapped(_Kind.ATTR, {"转速": "风速"}),  # 风扇转速快一点: its speed, not 转 (change to) 速
     **_mapped(
         _Kind.ATTR,
         {
@@ -364,13 +367,14 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     **_words(_Kind.NEG, "不要", "别", "不用", "甭", "不必", "莫"),
     # 等会儿关灯, 明天开窗帘: later, which no command of a device takes now.
     **_words(_Kind.WHEN, "等会儿", "等一会儿", "待会儿", "待会", "一会儿", "过会儿", "过一会儿", "稍后"),
-    **_words(_Kind.WHEN, "晚点", "晚一点", "明天", "明早", "后天"),
+    **_words(_Kind.WHEN, "晚点", "晚一点", "明天", "明早", "后天", "改天"),
     **_words(_Kind.SEP, "顺便", "顺手", "顺带", "另外"),
     **_words(_Kind.SEP, ",", ".", ";", "!", "?", "。", "；", "！", "？", "\n"),
     **_words(_Kind.FILLER, "把", "让", "将", "请", "帮我", "帮忙", "麻烦", "给我", "一下", "的", "吧"),
     **_words(_Kind.FILLER, "啊", "呀", "呢", "了", "我", "要", "想", "一点", "房间", "里", "里面"),
     **_words(_Kind.FILLER, "现在", "目前", "当前", "谢谢", "也", "是", "直接"),
     **_words(_Kind.FILLER, "这么", "那么"),  # 这么冷? 调高两度: how cold, no device called 这
+    **_words(_Kind.FILLER, "改主意", "改变主意"),  # 我改主意了, 关灯: a change of mind, no value
     # verb complements and helpers that add nothing to the command (开起来, 去开灯, 给关了, 稍微)
     **_words(_Kind.FILLER, "起来", "去", "给", "稍微", "稍稍", "一哈", "一下下", "一样", "您", "劳驾"),
     **_words(
@@ -447,12 +451,8 @@ _TASK_VERBS = (_Kind.PAUSE, _Kind.CANCEL, _Kind.STOP)
 """Verbs that prefix a task word (暂停烘干); a task said alone or resumed starts (继续扫地: 开始扫地,
 as a start resumes a paused task)."""
 _DEFAULT_TASK_VERB = "开始"
-_TASK_DEVICES = {
-    **dict.fromkeys(("扫地", "清扫", "拖地", "回去充电"), "扫地机"),
-    **dict.fromkeys(("洗衣", "洗涤", "脱水", "漂洗"), "洗衣机"),
-    "烘干": "烘干机",
-}
-"""The kind of device a task said alone is done by (扫下地: the vacuum)."""
+_TASK_DEVICES = {task: entry.words[0] for entry in DEVICE_WORDS.values() for task in entry.tasks}
+"""The kind of device a task said alone is done by (扫下地: the vacuum), from ``data/device_words.yaml``."""
 
 _CN_DIGITS = {"零": 0, "两": 2, **{char: value for value, char in enumerate("〇一二三四五六七八九")}}
 _CN_NUMBER = "[零一二两三四五六七八九十百千]+"
@@ -810,6 +810,8 @@ def unread_words(
     rooms = {compact(room.lstrip("!")) for c in commands for room in c.s.split(",")}
     runs: list[str] = []
     for clause in _split_at_separators(tokens):
+        if every_clause and not any(token.kind in _CARRIED_TO for token in clause):
+            continue  # 好的，卧室的呢: 好的 is no place or device a carried command goes to
         if (not every_clause and not _has_action_word(clause)) or _says_when(clause):
             continue  # 我下去拿点酸菜: a clause saying why; 一会儿洗澡再开: what is for later
         run, latin = "", ""
@@ -1603,7 +1605,11 @@ def _excluded_names(tokens: Sequence[_Token], index: int) -> tuple[list[str], in
     return names, index
 
 
-_KEEPING_AFTER = frozenset({"留着", "以外", "之外"})
+_CARRIED_TO = frozenset({_Kind.ROOM, _Kind.NAME, _Kind.TYPE})
+"""What a clause of a follow-up names for the command it carries (三楼走廊的呢: 三楼)."""
+_KEEPING_AFTER = frozenset(
+    word for word, (kind, _) in _FUNCTION_WORDS.items() if kind is _Kind.EXC_END and len(word) > 1
+)
 """Words after a device's name leaving it out (台灯留着, 台灯以外); 外 alone is part of names (室外灯)."""
 
 
