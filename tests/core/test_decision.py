@@ -976,12 +976,24 @@ def test_the_end_of_a_list_said_is_carried_out_not_taken_for_a_value_left_unused
         ("调大风速", "medium", "high", None),
         ("调大风速", "high", "high", None),  # at the top it stays
         ("调小风速", "auto", "low", None),  # 自动风 stands in the middle of the ranks
+        ("调大风速", "auto", "high", None),
+        ("调小风速", "high", "medium", None),
         ("调小风速", None, None, ArgumentProblem.MISSING),
     ],
 )
 def test_an_adjustment_of_a_listed_value_moves_to_the_next_one_ranked(action, current, value, problem):
     argument = command_argument(action, FAN_MODES, current)
     assert (argument.value, argument.problem) == (value, problem)
+
+
+def test_a_present_value_no_word_ranks_is_asked_about():
+    """吸力大一点 at normal of quiet, normal, strong, max: normal is ranked by no word, and no 自动."""
+    suction = CommandSpec(
+        id="vacuum.set_fan_speed:fan_speed",
+        description="设置吸力",
+        value_list=[{"value": v} for v in ("quiet", "normal", "strong", "max")],
+    )
+    assert command_argument("调大吸力", suction, "normal").problem is ArgumentProblem.MISSING
 
 
 def test_a_listed_value_is_read_in_the_homes_spelling_folded_like_speech():

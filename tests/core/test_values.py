@@ -6,7 +6,6 @@ import pytest
 
 from custom_components.context_retrieval.core.arguments import (
     ValueOrderError,
-    command_argument,
     parse_outside_order,
     parse_value_order,
 )
@@ -153,34 +152,3 @@ def test_a_malformed_value_order_file_is_refused(raw):
 def test_a_malformed_outside_order_is_refused(raw):
     with pytest.raises(ValueOrderError):
         parse_outside_order(raw)
-
-
-FAN_MODES = CommandSpec(
-    "climate.set_fan_mode:fan_mode",
-    "设置风速",
-    value_list=[
-        {"value": "auto", "description": "自动风"},
-        {"value": "low", "description": "低风"},
-        {"value": "medium", "description": "中风"},
-        {"value": "high", "description": "高风"},
-    ],
-)
-SUCTION = CommandSpec(
-    "vacuum.set_fan_speed:fan_speed",
-    "设置吸力",
-    value_list=[{"value": v} for v in ("quiet", "normal", "strong", "max")],
-)
-
-
-@pytest.mark.parametrize(
-    ("action", "spec", "current", "value"),
-    [
-        ("调小风速", FAN_MODES, "auto", "low"),  # 自动风 stands in the middle of 低风, 中风, 高风
-        ("调大风速", FAN_MODES, "auto", "high"),
-        ("调小风速", FAN_MODES, "high", "medium"),
-        ("调大风速", FAN_MODES, "high", "high"),  # at an end it stays
-        ("调大吸力", SUCTION, "normal", None),  # normal is ranked by no word: asked about
-    ],
-)
-def test_a_step_from_a_value_outside_the_order_starts_in_the_middle(action, spec, current, value):
-    assert command_argument(action, spec, current).value == value

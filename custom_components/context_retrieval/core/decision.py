@@ -289,10 +289,13 @@ def _with_rest_of_turn(
                 if held := set(_targets(candidate, result)) & set(choice.device_ids):
                     found.add(candidate.capability_id)
                     covered |= held
-            command = _command_of(devices.get(choice.device_ids[0]), next(iter(found))) if found else None
-            if len(found) != 1 or covered != set(choice.device_ids) or command is None or command.readable:
+            if len(found) != 1 or covered != set(choice.device_ids):
                 return replace(decision, choices=())
-            then.append((found.pop(), result.command.a))
+            capability = found.pop()
+            command = _command_of(devices.get(choice.device_ids[0]), capability)
+            if command is None or command.readable:
+                return replace(decision, choices=())
+            then.append((capability, result.command.a))
         choices.append(replace(choice, done_before=tuple(turn.actions), then=tuple(then)))
     return replace(decision, choices=tuple(choices))
 

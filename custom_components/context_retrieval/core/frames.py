@@ -11,8 +11,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from .gating import CATEGORY_WORDS, TYPE_WORDS, is_type_word
+from .gating import CATEGORY_WORDS, category_named, is_type_word
 from .models import ANY_NAME, ANY_ROOM, LAST_MENTIONED, UNKNOWN_ACTION, UNKNOWN_CATEGORY, Command, Quantifier
+from .parsing import parse_scope
 from .parsing.offline import ACTION_OFF, ACTION_ON
 from .search import says_all
 from .text import compact
@@ -92,26 +93,23 @@ def _kept_from_set(command: Command, last: Command) -> Command | None:
         or last.q not in {Quantifier.ALL, Quantifier.EXCEPT}
     ):
         return None
-    kept_rooms = [room[1:] for room in command.s.split(",") if room.startswith("!")]
-    said_rooms = [
-        room for room in last.s.split(",") if room not in {"", ANY_ROOM} and not room.startswith("!")
-    ]
-    left_out = {room[1:] for room in last.s.split(",") if room.startswith("!")}
-    if len(command.x) == 1 and not kept_rooms and _kind_of(command.x[0]) == last.t:
+    _, kept_rooms = parse_scope(command.s)
+    said_rooms, left_out = parse_scope(last.s)
+    if len(command.x) == 1 and not kept_rooms and category_named(command.x[0]) == last.t:
         return replace(
-            command, a=opposite, s=",".join(said_rooms) or ANY_ROOM, n=command.x[0], q=Quantifier.ONE, x=()
+            command,
+            a=opposite,
+            s=",".join(sorted(said_rooms)) or ANY_ROOM,
+            n=command.x[0],
+            q=Quantifier.ONE,
+            x=(),
         )
-    within = all(room in said_rooms if said_rooms else room not in left_out for room in kept_rooms)
+    within = kept_rooms <= said_rooms if said_rooms else not kept_rooms & left_out
     if kept_rooms and not command.x and within:
-        return replace(command, a=opposite, s=",".join(kept_rooms), n=last.n, t=last.t, q=Quantifier.ALL)
+        return replace(
+            command, a=opposite, s=",".join(sorted(kept_rooms)), n=last.n, t=last.t, q=Quantifier.ALL
+        )
     return None
-
-
-def _kind_of(name: str) -> str | None:
-    """Return the category a name says by its type word (台灯: Light; 书桌台灯 too), or None."""
-    said = compact(name)
-    ending = max((word for word in TYPE_WORDS if said.endswith(word)), key=len, default=None)
-    return TYPE_WORDS[ending] if ending is not None else None
 
 
 def _narrows(command: Command, last: Command, said: str) -> bool:

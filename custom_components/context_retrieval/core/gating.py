@@ -153,6 +153,16 @@ def is_type_word(name_hint: str | None) -> bool:
     return bool(name_hint) and compact(name_hint) in GENERIC_TYPE_WORDS
 
 
+def category_named(name: str) -> str | None:
+    """Return the category of the longest type word a name ends with (台灯, 书桌台灯: Light), or None.
+
+    A name in the home's spelling is read as said (電扇 is 风扇).
+    """
+    said = compact(name)
+    ending = max((word for word in TYPE_WORDS if said.endswith(word)), key=len, default=None)
+    return TYPE_WORDS[ending] if ending is not None else None
+
+
 def is_kind_word(word: str) -> bool:
     """Return True when a word (compacted) only says a kind of device (灯, 电视, 台灯, 吊扇), no name."""
     return is_type_word(word) or word in TYPE_WORDS

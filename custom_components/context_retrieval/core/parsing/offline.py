@@ -21,6 +21,7 @@ from custom_components.context_retrieval.core.gating import (
     DEVICE_WORDS,
     GENERIC_TYPE_WORDS,
     TYPE_WORDS,
+    category_named,
     is_borrowed_type_word,
     is_type_word,
 )
@@ -1701,15 +1702,11 @@ def _orphan_name(tokens: Sequence[_Token]) -> str:
 
 
 def _category_of(name: str, lexicon: OfflineParser) -> str:
-    """Return the category of a name: its type word, else the longest type word it ends with.
+    """Return the category of a name, by the longest type word it ends with (``gating.category_named``).
 
-    A name in the home's spelling is read as said (電扇 is 风扇).
+    Unknown when it has none, or when the home has no device of it.
     """
-    name = compact(name)
-    category = TYPE_WORDS.get(name)
-    if category is None:
-        suffixes = [word for word in TYPE_WORDS if name.endswith(word)]
-        category = TYPE_WORDS[max(suffixes, key=len)] if suffixes else UNKNOWN_CATEGORY
+    category = category_named(name) or UNKNOWN_CATEGORY
     if lexicon.categories is not None and category not in lexicon.categories:
         return UNKNOWN_CATEGORY
     return category
