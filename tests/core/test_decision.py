@@ -403,6 +403,71 @@ def test_which_of_several_is_settled_by_the_one_that_runs_when_the_action_change
     assert decide([found("打开")], home, "打开空调", running=running).outcome is Outcome.ASK
 
 
+def test_turning_on_one_of_two_alike_is_said_of_the_one_that_is_off():
+    """吊扇开一下 with two ceiling fans, the living room's running: the bedroom's; both off, it asks."""
+    home = {
+        "fan.a": Device(id="fan.a", name="客厅吊扇", room="客厅", category="Fan", commands=[FAN_ON]),
+        "fan.b": Device(id="fan.b", name="主卧吊扇", room="主卧", category="Fan", commands=[FAN_ON]),
+    }
+    found = result(
+        Command(a="打开", n="吊扇", t="Fan"),
+        device("fan.a", FAN_ON.id, "name_partial"),
+        device("fan.b", FAN_ON.id, "name_partial"),
+        hint="multiple_close_matches",
+    )
+
+    def living_room_runs(device_id: str) -> bool | None:
+        return device_id == "fan.a"
+
+    settled = decide([found], home, "吊扇开一下", running=living_room_runs)
+    assert [a.device_ids for a in settled.actions] == [("fan.b",)]
+    assert decide([found], home, "吊扇开一下", running=lambda _: False).reason is AskReason.WHICH_DEVICE
+    assert decide([found], home, "吊扇开一下").reason is AskReason.WHICH_DEVICE  # states unknown
+
+
+def test_a_change_said_relative_is_not_said_of_a_device_at_its_end():
+    """调暗 is not said of a light that is off, 调亮 not of one at full brightness, when one alike can move.
+
+    书房太暗了 with the study's light at 100 % and its desk lamp off: the desk lamp; 小林房间的灯调暗点
+    with that light off and two others on: which of those two.
+    """
+    home = {
+        "light.main": Device(
+            id="light.main", name="书房灯", room="书房", category="Light", commands=[BRIGHTNESS, STEP]
+        ),
+        "light.desk": Device(
+            id="light.desk", name="书房台灯", room="书房", category="Light", commands=[BRIGHTNESS, STEP]
+        ),
+        "light.shelf": Device(
+            id="light.shelf", name="书架灯", room="书房", category="Light", commands=[BRIGHTNESS, STEP]
+        ),
+    }
+    brightness = {"light.main": 100.0, "light.desk": None, "light.shelf": 40.0}
+
+    def current(device_id: str, command: CommandSpec) -> float | None:
+        return brightness[device_id] if command.id == BRIGHTNESS.id else None
+
+    def running(device_id: str) -> bool | None:
+        return brightness[device_id] is not None
+
+    def found(action: str, *ids: str) -> RetrievalResult:
+        candidates = [device(i, STEP.id, "room_hit") for i in ids]
+        return result(Command(a=action, s="书房"), *candidates, hint="multiple_close_matches")
+
+    brighter = decide([found("调亮", "light.main", "light.desk")], home, "书房太暗了", current, running)
+    assert [a.device_ids for a in brighter.actions] == [("light.desk",)]
+    dimmer = decide([found("调暗", "light.main", "light.desk")], home, "书房调暗一点", current, running)
+    assert [a.device_ids for a in dimmer.actions] == [("light.main",)]
+    named_off = result(
+        Command(a="调暗", s="书房", n="台灯"),
+        device("light.desk", STEP.id, "name_hit", "room_hit"),
+        device("light.main", STEP.id, "room_hit"),
+        device("light.shelf", STEP.id, "room_hit"),
+    )
+    assert decide([named_off], home, "书房台灯调暗点", current, running).reason is AskReason.WHICH_DEVICE
+    assert [a.device_ids for a in decide([named_off], home, "书房台灯调暗点").actions] == [("light.desk",)]
+
+
 def test_an_adjustment_of_a_set_moves_only_the_devices_that_run():
     """客厅的灯调暗: a light that is off has no brightness to dim (dimming it would turn it on)."""
     home = {

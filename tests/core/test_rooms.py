@@ -83,3 +83,45 @@ def test_the_prompt_lists_aliases_and_floors():
     index = build_vector_searcher(HOME, rooms=ROOMS)
     for word in ("起居室", "一楼", "二楼", "睡房"):
         assert word in index.system_prompt
+
+
+FLOORED = [
+    *HOME,
+    Device("climate.floor", "一楼暖气", "客厅", "Thermostat", [ON, OFF]),
+    Device("climate.kitchen", "厨房暖气", "厨房", "Thermostat", [ON, OFF]),
+]
+
+
+def test_a_floor_and_a_kind_that_are_one_device_s_name_mean_that_device():
+    """一楼暖气 is a thermostat's name: 一楼暖气关了 is that one, 一楼的灯关了 still every light there."""
+    index = build_vector_searcher(FLOORED, rooms=ROOMS)
+    [named] = retrieve("一楼暖气关了", FLOORED, None, ConversationState(), vector_searcher=index)
+    assert named.command.q == "one"
+    assert targets(named)[0] == "climate.floor"
+    [lights] = retrieve("一楼的灯关了", FLOORED, None, ConversationState(), vector_searcher=index)
+    assert sorted(targets(lights)) == ["light.kitchen", "light.living"]
+
+
+def test_a_word_inside_a_name_is_not_read_across_a_room_word():
+    """阳台灯 holds no 台灯: its 台 is the room 阳台's."""
+    table = RoomTable.build(["阳台", "书房"], ["阳台灯", "书房台灯"], [Room("阳台"), Room("书房")])
+    assert not table.holds_whole("阳台灯", "台灯")
+    assert table.holds_whole("书房台灯", "台灯")
+    assert table.holds_whole("阳台灯", "灯")
+    assert table.holds_whole("阳台台灯", "台灯")
+    home = [
+        Device("light.balcony", "阳台灯", "阳台", "Light", [ON, OFF]),
+        Device("light.desk", "书房台灯", "书房", "Light", [ON, OFF]),
+        Device("light.study", "书房灯", "书房", "Light", [ON, OFF]),
+    ]
+    index = build_vector_searcher(home, rooms=[Room("阳台"), Room("书房")])
+    [result] = retrieve("台灯全部关掉", home, None, ConversationState(), vector_searcher=index)
+    assert targets(result) == ["light.desk"]
+
+
+def test_a_count_of_rooms_is_no_count_of_devices():
+    """三个房间的灯都关了 is about the lights of three rooms, not three lights; 两盏灯打开 is two lights."""
+    [rooms] = run("三个房间的灯都关了")
+    assert (rooms.command.q, rooms.command.c) == ("all", 3)
+    [lights] = run("随便开两盏灯")
+    assert (lights.command.q, lights.command.c) == ("any", 2)

@@ -407,10 +407,14 @@ def _decide_one(
     if _is_question(top, targets, devices):
         turn.readings.extend(_readings(result, devices))
         return None
-    if (meant := _meant(result, top, devices, text, settles)) is not None:
+    if (meant := _meant(result, top, devices, text, (current, settles))) is not None:
         top, targets = meant, (meant.entity_id,)
     # 客厅的灯关了 finding 楼上客厅灯, off, with 楼下客厅's lights on: which was meant?
-    if (meant is None and result.hint is not None) or _changes_nothing(result, top, devices, text, running):
+    if (
+        (meant is None and result.hint is not None)
+        or _changes_nothing(result, top, devices, text, running)
+        or _goes_no_further(result, top, devices, current, running)
+    ):
         reason = AskReason.WHICH_DEVICE if meant is not None else _HINT_REASONS.get(result.hint or "")
         return _which(reason or AskReason.WHICH_DEVICE, result, devices)
     targets = _the_ones_it_changes(result, top, targets, running, settles)
@@ -440,21 +444,27 @@ def _the_ones_it_changes(
 
 
 def _meant(
-    result: RetrievalResult, top: Candidate, devices: Mapping[str, Device], text: str, settles: RunningStates
+    result: RetrievalResult,
+    top: Candidate,
+    devices: Mapping[str, Device],
+    text: str,
+    live: tuple[CurrentValues, RunningStates],
 ) -> Candidate | None:
     """Return the one device meant when it is not the top candidate as ranked, else None.
 
     Among close matches: the one called by its full name (关掉公卫灯 with 公卫灯 and 公卫镜前灯
-    close), the one whose name holds all of the name said, the room's own (厨房灯), the one that
-    runs. Ranked first by a short alias: the one whose whole name is said (關掉書房燈 for 书房灯,
-    not the desk lamp aliased lamp, 灯). A set over the home the user did not ask for: its one
-    member that runs (冷气调到24度 with one air conditioner on).
+    close), the one whose name holds all of the name said, the room's own (厨房灯), the only one the
+    action changes, the one that runs. Ranked first by a short alias: the one whose whole name is
+    said (關掉書房燈 for 书房灯, not the desk lamp aliased lamp, 灯). A set over the home the user did
+    not ask for: its one member that runs (冷气调到24度 with one air conditioner on).
     """
+    current, settles = live
     if result.hint == MULTIPLE_CLOSE_MATCHES:
         return (
             _named_in_text(result, devices, text)
             or _holding_name_said(result, devices)
             or _room_and_kind(result, devices)
+            or _the_one_it_changes(result, close_matches(result.candidates), devices, (current, settles))
             or _the_running_one(result, close_matches(result.candidates), settles)
         )
     if result.hint is not None:
@@ -520,6 +530,35 @@ def _the_running_one(
     return None if one is None else candidates[one]
 
 
+def _the_one_it_changes(
+    result: RetrievalResult,
+    candidates: Sequence[Candidate],
+    devices: Mapping[str, Device],
+    live: tuple[CurrentValues, RunningStates],
+) -> Candidate | None:
+    """Return the one candidate the action would change, when it changes none of the others, else None.
+
+    Turning on: the one that is off (抽油烟机开一下 with two range hoods, the basement's running);
+    a change said relative: the one that can go further (书房太暗了 with the study's light at full
+    brightness and its desk lamp off).
+    """
+    current, running = live
+    action, direction = result.command.a, relative_direction(result.command.a)
+    if len(candidates) < MIN_CHOICES or (action != ACTION_ON and direction is None):
+        return None
+    changes: list[bool] = []
+    for candidate in candidates:
+        device = devices.get(candidate.entity_id)
+        state = running(candidate.entity_id)
+        if device is None or state is None:
+            return None
+        if direction is None:
+            changes.append(not state)
+        else:
+            changes.append(not _at_its_end(device, candidate.capability_id, direction, current, running))
+    return candidates[changes.index(True)] if changes.count(True) == 1 else None
+
+
 def _changes_nothing(
     result: RetrievalResult, top: Candidate, devices: Mapping[str, Device], text: str, running: RunningStates
 ) -> bool:
@@ -548,6 +587,56 @@ def _changes_nothing(
         and running(other.id) is (not wanted)
         for candidate in result.candidates[1:]
     )
+
+
+def _goes_no_further(
+    result: RetrievalResult,
+    top: Candidate,
+    devices: Mapping[str, Device],
+    current: CurrentValues,
+    running: RunningStates,
+) -> bool:
+    """Return True when a change said relative to the chosen device can go no further, and one alike can.
+
+    小林房间的灯调暗点 with that light off (nothing to dim) and the bedside lamp on; 书房太暗了 with
+    the study's light at full brightness and its desk lamp off: the user means another.
+    """
+    direction = relative_direction(result.command.a)
+    device = devices.get(top.entity_id)
+    if direction is None or top.entity_kind != "device" or device is None:
+        return False
+    if not _at_its_end(device, top.capability_id, direction, current, running):
+        return False
+    return any(
+        candidate.entity_kind == "device"
+        and (other := devices.get(candidate.entity_id)) is not None
+        and other.category == device.category
+        and {"name_partial", "room_hit"} & set(candidate.reasons)
+        and not _at_its_end(other, candidate.capability_id, direction, current, running)
+        for candidate in result.candidates[1:]
+    )
+
+
+def _at_its_end(
+    device: Device, command_id: str, direction: int, current: CurrentValues, running: RunningStates
+) -> bool:
+    """Return True when the level a command changes is already at the end it would go towards.
+
+    The level is the one the command's service shows (a light's brightness for 调亮或调暗): lowered
+    while the device is off, or at the top of its range when raised.
+    """
+    service = command_id.partition(":")[0]
+    for level in (c for c in device.commands if c.id.partition(":")[0] == service and not c.readable):
+        bounds = level.value_range or {}
+        low, high = bounds.get("minimum"), bounds.get("maximum")
+        if not (_is_number(low) and _is_number(high)) or low < 0:
+            continue
+        value = current(device.id, level)
+        if direction < 0 and (running(device.id) is False or (_is_number(value) and value <= low)):
+            return True
+        if direction > 0 and running(device.id) is not False and _is_number(value) and value >= high:
+            return True
+    return False
 
 
 def _one_running(action: str, device_ids: Sequence[str], running: RunningStates) -> int | None:

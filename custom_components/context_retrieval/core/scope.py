@@ -218,6 +218,20 @@ class RoomTable:
             text = text.replace(word, " ")
         return text
 
+    def holds_whole(self, name: str, word: str) -> bool:
+        """Return True when ``name`` holds ``word`` where no room word it holds runs across its edges.
+
+        阳台灯 holds no 台灯: its 台 belongs to the room 阳台. Both compacted.
+        """
+        rooms = [(room, name.find(room)) for room in self.vocabulary if room in name and room != word]
+        start = name.find(word)
+        while start >= 0:
+            end = start + len(word)
+            if not any(at < edge < at + len(room) for room, at in rooms if at >= 0 for edge in (start, end)):
+                return True
+            start = name.find(word, start + 1)
+        return False
+
     def knows(self, word: str) -> bool:
         """Return True when ``word`` names a room (or alias) or a floor of the home."""
         word = compact(word)

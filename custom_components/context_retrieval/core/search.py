@@ -190,7 +190,11 @@ class CommandSearch:
             return ir
         if ir.scope_exclude:
             quantifier = Quantifier.EXCEPT
-        elif hint and self._names_a_floor(ir.scope_include):
+        elif (
+            hint
+            and self._names_a_floor(ir.scope_include)
+            and not self._floor_and_name(ir.scope_include, hint)
+        ):
             quantifier = Quantifier.ALL  # 一楼的灯关了: a floor's lights, not one of them
         elif self.sole_command and (hint or category_for_type_hint(ir.type_hint)) and says_all(ir.raw):
             # A type is needed: a bare 都关掉 is a follow-up about the last devices, not the home.
@@ -380,6 +384,10 @@ class CommandSearch:
         """Return True when a word scoping the command is a floor of several rooms (一楼, 楼上)."""
         floors = self.index.rooms.floor_index
         return any(len(floors.get(compact(word), ())) > 1 for word in include)
+
+    def _floor_and_name(self, include: frozenset[str], hint: str) -> bool:
+        """Return True when a floor word and the name said are one device's whole name (一楼暖气)."""
+        return bool(self._called_exactly(tuple(compact(word) + hint for word in include)))
 
     def _referenced_positions(self) -> list[int]:
         """Return the last-mentioned devices when the command points back to them."""
@@ -707,7 +715,12 @@ class CommandSearch:
 
     def _holds_a_hint(self, position: int, hints: tuple[str, ...]) -> bool:
         """Return True when a name or alias of the device holds a hint whole (所有排风扇: not a 风扇)."""
-        return any(compact(hint) in name for hint in hints for name in self.index.keywords.names[position])
+        rooms = self.index.rooms
+        return any(
+            rooms.holds_whole(name, compact(hint))
+            for hint in hints
+            for name in self.index.keywords.names[position]
+        )
 
     def _without_named(self, pool: np.ndarray) -> np.ndarray:
         """Return the pool without the devices called what the set leaves out (除了落地灯).

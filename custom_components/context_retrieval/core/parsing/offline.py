@@ -576,7 +576,8 @@ class DeviceCalls:
     """Words (compacted) that are the own name or alias of exactly one device: 电视 said alone is that one."""
     room_named: frozenset[tuple[str, str]] | None = None
     """(room, category) of the devices called by their category's word in their room (厨房灯, or 灯 in
-    厨房: 厨房, Light); None when the rooms of the devices are not known (then any device so called)."""
+    厨房: 厨房, Light), and (floor, category) of those called so on their floor (一楼暖气); None when
+    the rooms of the devices are not known (then any device so called)."""
     room_aliases: Mapping[str, str] = field(default_factory=dict)
     """Each area alias (compacted) and the area's name (大卧室: 主卧)."""
 
@@ -589,6 +590,7 @@ class DeviceCalls:
         ]
         counts = Counter(name for names in called for name in names)
         room_words = {compact(room.name): [compact(a) for a in room.aliases if a] for room in rooms}
+        floor_words = {compact(room.name): [compact(f) for f in room.floor_names if f] for room in rooms}
         room_named = set()
         for device, names in zip(devices, called, strict=True):
             room = compact(device.room)
@@ -602,6 +604,10 @@ class DeviceCalls:
                 tail = name.removesuffix(kind)
                 if said in GENERIC_TYPE_WORDS:
                     room_named.add((room, TYPE_WORDS[said]))
+                # 一楼暖气 on the first floor: 一楼的暖气 is that one, not the floor's every heater
+                floor = next((w for w in floor_words.get(room, ()) if name.startswith(w)), "")
+                if floor and name.removeprefix(floor) in GENERIC_TYPE_WORDS:
+                    room_named.add((floor, TYPE_WORDS[name.removeprefix(floor)]))
                 elif kind and len(tail) >= MIN_ROOM_TAIL and any(w.endswith(tail) for w in words):
                     room_named.add((room, TYPE_WORDS[kind]))
         return cls(
@@ -1371,6 +1377,8 @@ def _read_clause(tokens: list[_Token], lexicon: OfflineParser) -> _Clause:
     kinds = {token.kind for token in tokens}
     count = next((int(token.value) for token in tokens if token.kind is _Kind.COUNT), None)
     quantifier = _spoken_quantifier(kinds, excepting=excepting, counted=count is not None)
+    if quantifier is Quantifier.ANY and _Kind.ALL in kinds and not _counts_a_device(tokens):
+        quantifier = Quantifier.ALL  # 三个房间的灯都关了: every light of three rooms, not three lights
     plural = _says_plural(tokens) or any(token.text in _PLURAL_PRONOUNS for token in tokens)
     if quantifier is None and (plural or any(token.text in _WHICH_WORDS for token in tokens)):
         quantifier = Quantifier.ALL  # 客厅的灯哪盏开着 asks about every light there; 那些灯
@@ -1533,6 +1541,14 @@ def _says_plural(tokens: Sequence[_Token]) -> bool:
     """Return True when a plural demonstrative stands before a device word (那些灯), not after a verb."""
     return any(
         token.text in _PLURAL_WORDS and following.kind in {_Kind.TYPE, _Kind.NAME}
+        for token, following in itertools.pairwise(tokens)
+    )
+
+
+def _counts_a_device(tokens: Sequence[_Token]) -> bool:
+    """Return True when the count said stands before a device word (两盏灯, 三个台灯), not another noun."""
+    return any(
+        token.kind is _Kind.COUNT and following.kind in {_Kind.TYPE, _Kind.NAME}
         for token, following in itertools.pairwise(tokens)
     )
 
