@@ -759,6 +759,34 @@ def test_a_clause_without_an_action_that_opens_with_unknown_words_says_why() -> 
 
 
 @pytest.mark.parametrize(
+    ("text", "remark"),
+    [
+        ("台灯关一下,我换个水", "我换个水"),
+        ("台灯开下,我煮个面", "我煮个面"),
+        ("台灯打开,我瞅瞅外面啥动静", None),
+    ],
+)
+def test_a_clause_of_the_speaker_doing_something_says_why(text: str, remark: str | None) -> None:
+    """我换个水 after a command is what the speaker does (换 sets nothing); 我要开空调 still asks."""
+    reading = OfflineParser.build(ROOMS, DEVICE_NAMES).read(text)
+    assert [c.n for c in reading.commands] == ["台灯"]
+    assert reading.unread == ()
+    assert reading.remarks == ((remark or text.split(",")[1]),)
+    wanted = OfflineParser.build(ROOMS, DEVICE_NAMES).read("台灯关了,我要开空调")
+    assert [(c.a, c.n) for c in wanted.commands] == [("关闭", "台灯"), ("打开", "空调")]
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [("台灯开下", "台灯"), ("电视开上", "电视"), ("台灯关起", "台灯"), ("开上面的台灯", "上面台灯")],
+)
+def test_a_direction_after_on_or_off_ending_the_clause_adds_nothing(text: str, name: str) -> None:
+    """开下 is 开一下, 开上 turns on; in 开上面的台灯, 上面 is still said of the lamp."""
+    commands, unread, *_ = OfflineParser.build(ROOMS, DEVICE_NAMES).read(text)
+    assert ([(c.a in {"打开", "关闭"}, c.n) for c in commands], unread) == ([(True, name)], ())
+
+
+@pytest.mark.parametrize(
     ("text", "action", "name"),
     [
         ("厨房灯关脱伊", "关闭", "灯"),  # Wu 伊 = it

@@ -440,6 +440,8 @@ _VERB_KINDS = _SWITCH_KINDS | {_Kind.LOCK, _Kind.CHANNEL, _Kind.PLAY}
 """Verbs that open a second action after a target (关掉客厅灯打开卧室灯, 打开电视换台)."""
 _LOCK_PARTICLES = frozenset({"上", "好"})
 """门锁上/锁好: the particle after a lock word makes it the verb 锁定."""
+_VERB_COMPLEMENTS = frozenset({"上", "下", "起"})
+"""开下 (开一下), 电热毯开上, 关起: a direction after 开/关 ending the clause adds nothing to it."""
 _PHRASE_KINDS = frozenset({_Kind.NAME, _Kind.TYPE, _Kind.OTHER})
 _VALUE_KINDS = frozenset({_Kind.OTHER, _Kind.TYPE, _Kind.ATTR, _Kind.MODE})
 """Tokens a setting's unknown value is made of (紫色, 睡眠模式, 连续除湿)."""
@@ -754,7 +756,11 @@ def _what_to_do(clauses: list[list[_Token]]) -> tuple[list[list[_Token]], list[s
     """
     kept, remarks = clauses[:1], []
     for clause in clauses[1:]:
-        if _says_when(clause) or (not _has_action_word(clause) and _says_why(clause)):
+        if (
+            _says_when(clause)
+            or _says_what_i_do(clause)
+            or (not _has_action_word(clause) and _says_why(clause))
+        ):
             remarks.append("".join(token.text for token in clause))
         else:
             kept.append(clause)
@@ -763,6 +769,24 @@ def _what_to_do(clauses: list[list[_Token]]) -> tuple[list[list[_Token]], list[s
 
 _KEEPING_KINDS = frozenset({_Kind.NEG, _Kind.EXC_START, _Kind.EXC_END})
 """Words of a clause that keeps devices out of a command (留返台灯, 电视不用): it says what to do."""
+
+
+_SPEAKER_WORDS = frozenset({"我", "我们", "俺", "俺们"})
+_WANTING_WORDS = frozenset({"要", "想", "想要", "来", "帮", "帮我", "让", "给"})
+
+
+def _says_what_i_do(tokens: Sequence[_Token]) -> bool:
+    """Return True for a clause whose subject is the speaker doing something (我换个水, 我煮个面).
+
+    After a command it says why; 我要/我想 + a verb, or 我 + 开/关, still asks for something.
+    """
+    said = [token for token in tokens if token.kind is not _Kind.SEP]
+    return (
+        len(said) > 1
+        and said[0].text in _SPEAKER_WORDS
+        and said[1].text not in _WANTING_WORDS
+        and said[1].kind not in {_Kind.ROOM, _Kind.NAME, _Kind.TYPE, _Kind.ON, _Kind.OFF}
+    )
 
 
 def _has_action_word(tokens: Sequence[_Token]) -> bool:
@@ -819,8 +843,12 @@ def unread_words(
     for clause in _split_at_separators(tokens):
         if every_clause and not any(token.kind in _CARRIED_TO for token in clause):
             continue  # 好的，卧室的呢: 好的 is no place or device a carried command goes to
-        if (not every_clause and not _has_action_word(clause)) or _says_when(clause):
-            continue  # 我下去拿点酸菜: a clause saying why; 一会儿洗澡再开: what is for later
+        if (
+            (not every_clause and not _has_action_word(clause))
+            or _says_when(clause)
+            or _says_what_i_do(clause)
+        ):
+            continue  # 我下去拿点酸菜, 我换个水: a clause saying why; 一会儿洗澡再开: what is for later
         run, latin = "", ""
         for token in [*clause, _Token(_Kind.SEP, "")]:
             if token.kind is _Kind.OTHER and has_latin(token.text):
@@ -1286,6 +1314,19 @@ def _as_lock_particle(token: _Token, preceding: _Token | None, following: _Token
     return None
 
 
+def _as_verb_complement(token: _Token, preceding: _Token | None, following: _Token | None) -> _Token | None:
+    """厨房灯开下, 电热毯开上: a direction after 开/关 that ends its clause is no word to read."""
+    if (
+        token.kind is _Kind.OTHER
+        and token.text in _VERB_COMPLEMENTS
+        and preceding is not None
+        and preceding.kind in {_Kind.ON, _Kind.OFF}
+        and (following is None or following.kind in {_Kind.SEP, _Kind.FILLER})
+    ):
+        return _Token(_Kind.FILLER, token.text, token.text)
+    return None
+
+
 _CONTEXT_RULES = (
     _as_name_part,
     _as_step,
@@ -1293,6 +1334,7 @@ _CONTEXT_RULES = (
     _as_kept_state,
     _as_not_yet,
     _as_lock_particle,
+    _as_verb_complement,
 )
 """How neighbours change a token's kind, in order (the first that applies wins)."""
 
