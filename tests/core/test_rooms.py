@@ -125,3 +125,32 @@ def test_a_count_of_rooms_is_no_count_of_devices():
     assert (rooms.command.q, rooms.command.c) == ("all", 3)
     [lights] = run("随便开两盏灯")
     assert (lights.command.q, lights.command.c) == ("any", 2)
+
+
+def test_a_place_and_a_name_said_apart_that_are_a_device_s_alias_name_it():
+    """楼上暖气 read as the floor 楼上 and 暖气: the thermostat aliased so, not a heater in a room there."""
+    rooms = (Room("走廊", floor_names=("二楼", "楼上")), Room("儿童房", floor_names=("二楼", "楼上")))
+    home = [
+        Device("climate.upstairs", "二楼温控", "走廊", "Thermostat", [ON, OFF], aliases=["楼上暖气"]),
+        Device("switch.heater", "小太阳", "儿童房", "Thermostat", [ON, OFF], aliases=["暖气片"]),
+    ]
+    index = build_vector_searcher(home, rooms=rooms)
+    [result] = retrieve("楼上暖气关了", home, None, ConversationState(), vector_searcher=index)
+    assert result.candidates[0].entity_id == "climate.upstairs"
+    assert "alias_hit" in result.candidates[0].reasons
+
+
+def test_a_follow_up_naming_a_floor_of_a_set_said_of_the_home_is_the_device_called_so():
+    """暖气关了 (every heater), then 一楼的: the one called 一楼暖气, not the floor's every heater."""
+    index = build_vector_searcher(FLOORED, rooms=ROOMS)
+    state = ConversationState()
+    retrieve("暖气都关了", FLOORED, None, state, vector_searcher=index)
+    [floor] = retrieve("一楼的", FLOORED, None, state, vector_searcher=index)
+    top = floor.candidates[0]
+    assert (floor.meta["quantifier_from_text"], top.entity_kind, top.entity_id) == (
+        "one",
+        "device",
+        "climate.floor",
+    )
+    [every] = retrieve("一楼的暖气都关了", FLOORED, None, ConversationState(), vector_searcher=index)
+    assert sorted(targets(every)) == ["climate.floor", "climate.kitchen"]

@@ -180,12 +180,23 @@ class CommandSearch:
         An LLM that leaves ``q`` out (or says ``one``) for 除了卧室以外的灯 or 把所有灯打开
         would otherwise get a top-k list instead of the whole set. Only a bare type word
         or no name qualifies; 所有/全部/都 count only when the utterance is one command
-        and names a type.
+        and names a type. A set said of a floor and a kind that are one device's name, with no
+        all-word, is that device.
         """
         ir = self.ir
+        hint = compact(ir.name_hint or "")
+        if (
+            ir.quantifier == Quantifier.ALL
+            and not ir.count
+            and not says_all(ir.raw)
+            and self._names_a_floor(ir.scope_include)
+            and self._floor_and_name(ir.scope_include, hint)
+        ):
+            # 一楼的 after 暖气调到22度 (every heater): the one called 一楼暖气, when no all-word is said
+            self.meta["quantifier_from_text"] = str(Quantifier.ONE)
+            return replace(ir, quantifier=Quantifier.ONE)
         if ir.quantifier != Quantifier.ONE or ir.count or ir.references:
             return ir
-        hint = compact(ir.name_hint or "")
         if hint and not is_type_word(hint):
             return ir
         if ir.scope_exclude:
@@ -479,6 +490,21 @@ class CommandSearch:
             return ()
         return tuple(h for h in hints if h)
 
+    def _called_with_floor(self, pool: np.ndarray) -> dict[int, NameMatch]:
+        """Return the pool devices whose whole name is a floor word said and the name said, matched.
+
+        楼上暖气 read as the floor 楼上 and 暖气: the device called 楼上暖气 is named, not only typed.
+        (A room's own, 卧室灯 for 卧室的灯, is the agent's to settle among close matches.)
+        """
+        hint = compact(self.ir.name_hint or "")
+        floors = [word for word in sorted(self.ir.scope_include) if self._names_a_floor(frozenset({word}))]
+        matches: dict[int, NameMatch] = {}
+        for name in (compact(floor) + hint for floor in floors if hint):
+            for position in self._called_exactly((name,)) & set(pool.tolist()):
+                score, via_alias = self.index.keywords.score(position, name)
+                matches[position] = NameMatch(score, "alias" if via_alias else "name")
+        return matches
+
     def _names_a_device(self, hints: tuple[str, ...], pool: np.ndarray) -> bool:
         """Return True when a pool device's name or alias is exactly one of the hints."""
         return not self._called_exactly(hints).isdisjoint(pool.tolist())
@@ -526,7 +552,7 @@ class CommandSearch:
         ``typed`` (all devices) marks those of the category when it ranks rather than gates.
         """
         hints = self._name_hints(pool, category)
-        names = self._name_scores(pool, hints)
+        names = self._name_scores(pool, hints) | self._called_with_floor(pool)
         base = (TYPE_BONUS if category and typed is None else 0.0) + (ROOM_BONUS if room_hit else 0.0)
         if category is None and hints and names:
             pool = np.array(sorted(names), dtype=np.int64)
