@@ -233,6 +233,28 @@ async def test_them_after_a_question_about_a_set_are_the_ones_the_answer_named(
     assert "厨房灯" in speech(result)
 
 
+async def test_a_set_said_after_a_question_about_it_is_of_the_ones_the_answer_named(
+    loaded_entry, home: HomeAssistant, calls
+):
+    """哪些灯开着, then 除了卧室的都关了: the lights that are on, but the bedroom's."""
+    for entity_id in ("light.kitchen", "light.bedside"):
+        home.states.async_set(entity_id, "on", home.states.get(entity_id).attributes)
+    home.states.async_set("light.living_main", "off", home.states.get("light.living_main").attributes)
+    was_on = {state.entity_id for state in home.states.async_all("light") if state.state == "on"}
+    asked = await say(home, "哪些灯开着")
+    await say(home, "除了卧室的都关了", asked.conversation_id)
+    (call,) = made(calls)
+    assert call[0] == "light.turn_off"
+    assert "light.kitchen" in call[1]
+    assert set(call[1]) <= was_on - {"light.bedside"}
+    for recorded in calls.values():
+        recorded.clear()
+    home.states.async_set("light.kitchen", "on", home.states.get("light.kitchen").attributes)
+    result = await say(home, "除了卧室的灯都关了")  # asked nothing before: the set as said
+    (every,) = made(calls)
+    assert "light.living_main" in every[1], speech(result)
+
+
 async def test_an_adjustment_moves_from_the_present_value(loaded_entry, home: HomeAssistant, calls):
     await say(home, "客厅空调调高两度")  # the target is 26 °C
     await say(home, "客厅主灯调暗一点")

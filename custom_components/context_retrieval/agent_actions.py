@@ -162,8 +162,11 @@ async def async_act(
         return _result(user_input, chat_log, response, continue_conversation=True)
     parts: list[str] = []
     if decision.actions:
-        if any(result.command.n == LAST_MENTIONED for result in retrieval.results):
-            # 把它们都关了 after 哪些灯开着: the lights that are on, as the answer said.
+        if any(result.command.n == LAST_MENTIONED for result in retrieval.results) or (
+            retrieval.asked_before
+            and all(set(action.device_ids) <= set(retrieval.previous) for action in decision.actions)
+        ):
+            # 把它们都关了, 除了过道的都关了 after 哪些灯开着: the lights that are on, as the answer said.
             decision = replace(decision, actions=tuple(_still_to_change(hass, a) for a in decision.actions))
         failure = await _async_run(hass, data, user_input, decision.actions, retrieval)
         if failure is not None:

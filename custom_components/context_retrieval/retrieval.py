@@ -7,6 +7,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from .core import render_yaml_context, retrieve
+from .core.parsing.offline import ACTION_QUERY
 from .embeddings import EmbeddingUnavailable
 
 if TYPE_CHECKING:
@@ -28,6 +29,8 @@ class Retrieval:
     yaml: str
     previous: tuple[str, ...] = ()
     """The devices the conversation's memory pointed at before this utterance (its last turn's)."""
+    asked_before: bool = False
+    """True when the conversation's last command asked about those devices (哪些灯开着)."""
 
     def response(self) -> dict[str, Any]:
         """Return the service response (CONTRACT §4)."""
@@ -65,6 +68,8 @@ async def async_run_retrieval(  # noqa: PLR0913 - keyword-only options of one re
         llm, meta = await data.parser.async_parse(home.index.system_prompt, text)
     state = data.conversations.get(conversation_id)
     previous = tuple(state.last_mentioned())
+    last = state.last_command()
+    asked_before = last is not None and last.a.startswith(ACTION_QUERY)
     run = partial(retrieve, text, home.devices, llm, state, top_k or data.settings.top_k)
     remote = data.embeddings
     if remote is None:
@@ -87,7 +92,7 @@ async def async_run_retrieval(  # noqa: PLR0913 - keyword-only options of one re
     yaml = render_yaml_context(
         results, list(home.devices), language=language or data.index.hass.config.language
     )
-    return Retrieval(results, home, yaml, previous)
+    return Retrieval(results, home, yaml, previous, asked_before)
 
 
 def split_command_id(command_id: str | None) -> tuple[str | None, str | None]:
