@@ -178,6 +178,34 @@ def test_what_a_follow_up_keeps_out_of_the_set_just_switched_is_switched_back():
     assert with_frame(unkept, one_off, "台灯留着") == unkept  # no set was switched: nothing to keep
 
 
+def test_a_room_s_devices_of_the_set_s_kind_kept_are_switched_back_when_the_set_held_the_room():
+    """楼梯灯留着 after 一楼的灯都关了: the stairs' lights go back on, the stairs being on 一楼."""
+    floor_off = Command(a="关闭", s="一楼", n="灯", t="Light", q=Quantifier.ALL)
+    said = Command(a="UNKNOWN", s="楼梯", q=Quantifier.EXCEPT, x=("灯",))
+
+    def on_first_floor(room: str, scope: str) -> bool:
+        return room == scope or (room, scope) == ("楼梯", "一楼")
+
+    kept = with_frame(said, floor_off, "楼梯灯留着", inside=on_first_floor)
+    assert (kept.a, kept.s, kept.n, kept.q, kept.x) == ("打开", "楼梯", "灯", Quantifier.ALL, ())
+    upstairs_off = replace(floor_off, s="二楼")
+    assert with_frame(said, upstairs_off, "楼梯灯留着", inside=on_first_floor).a == "UNKNOWN"
+
+
+def test_a_kind_said_with_also_is_of_the_last_command_s_room():
+    """灯也调暗点 after 家庭厅的电视换到 YouTube: a light of 家庭厅 (which one is the agent's to settle)."""
+    tv = Command(a="设置=youtube", s="家庭厅", n="电视", t="Television")
+    lights = Command(a="调暗", n="灯", t="Light", q=Quantifier.ALL)
+
+    def two_lights(_room: str, _name: str) -> int:
+        return 2
+
+    carried = with_frame(lights, tv, "灯也调暗点", two_lights)
+    assert (carried.s, carried.q) == ("家庭厅", Quantifier.ONE)
+    assert with_frame(lights, tv, "所有灯也调暗点", two_lights) == lights  # the whole home, as said
+    assert with_frame(lights, tv, "灯调暗点", two_lights) == lights  # no 也: not a follow-up of it
+
+
 def test_only_what_the_set_held_is_switched_back():
     """Kept but never in the set: 电视留着 after 所有灯都关了; 主卧的留着 after 客厅的灯全部关掉."""
     lights_off = Command(a="关闭", n="灯", t="Light", q=Quantifier.ALL)

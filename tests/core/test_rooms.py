@@ -154,3 +154,12 @@ def test_a_follow_up_naming_a_floor_of_a_set_said_of_the_home_is_the_device_call
     )
     [every] = retrieve("一楼的暖气都关了", FLOORED, None, ConversationState(), vector_searcher=index)
     assert sorted(targets(every)) == ["climate.floor", "climate.kitchen"]
+
+
+def test_a_room_is_inside_its_floor_and_itself():
+    index = build_vector_searcher(HOME, rooms=ROOMS)
+    assert index.room_inside("书房", "二楼")
+    assert index.room_inside("睡房", "二楼")  # an alias of 卧室
+    assert index.room_inside("客厅", "客厅")
+    assert not index.room_inside("客厅", "二楼")
+    assert not index.room_inside("阁楼", "二楼")  # no such room

@@ -33,8 +33,20 @@ def _anywhere(_room: str, _name: str) -> int:
     return 1
 
 
+type RoomInside = Callable[[str, str], bool]
+"""Whether a room word is, or is inside, another room or floor word (楼梯 on 一楼)."""
+
+
+def _same_word(room: str, scope: str) -> bool:
+    return room == scope
+
+
 def with_frame(
-    command: Command, last: Command | None, text: str, called: CalledInRoom = _anywhere
+    command: Command,
+    last: Command | None,
+    text: str,
+    called: CalledInRoom = _anywhere,
+    inside: RoomInside = _same_word,
 ) -> Command:
     """Return ``command`` completed from the ``last`` one when it says only a room or only a name.
 
@@ -48,9 +60,12 @@ def with_frame(
     if (command.a != UNKNOWN_ACTION or goes_on) and _in_the_last_room(command, last, said, called):
         # 书房好冷 then 把空调开起: the study's air conditioner, not every one in the home
         command = replace(command, s=last.s)
+    elif goes_on and _kind_in_the_last_room(command, last, said):
+        # 家庭厅的电视换到 YouTube, then 灯也调暗点: a light there (the one it changes), no all-word said
+        command = replace(command, s=last.s, q=Quantifier.ONE)
     if last.a == UNKNOWN_ACTION or last.n in {ANY_NAME, LAST_MENTIONED}:
         return command
-    if (kept := _kept_from_set(command, last)) is not None:
+    if (kept := _kept_from_set(command, last, inside)) is not None:
         return kept
     rooms_only = (
         command.n == ANY_NAME
@@ -76,13 +91,13 @@ def with_frame(
 _OPPOSITE = {ACTION_ON: ACTION_OFF, ACTION_OFF: ACTION_ON}
 
 
-def _kept_from_set(command: Command, last: Command) -> Command | None:
+def _kept_from_set(command: Command, last: Command, inside: RoomInside) -> Command | None:
     """Return the command switching back what a follow-up keeps out of the set just switched, or None.
 
     台灯留着 after 姐姐房的灯关掉: the desk lamp goes back on; 主卧的留着 after 所有空调都关了: the
-    master bedroom's air conditioners do. Only what the set held is kept: a name of its kind (not
-    电视留着 after 所有灯都关了), a room inside it and not left out of it (not 主卧的留着 after
-    客厅的灯全部关掉, nor after 除了主卧，空调都关了).
+    master bedroom's air conditioners do; 楼梯灯留着 after 一楼的灯都关了: the stairs' lights. Only
+    what the set held is kept: a name of its kind (not 电视留着 after 所有灯都关了), a room inside it
+    and not left out of it (not 主卧的留着 after 客厅的灯全部关掉, nor after 除了主卧，空调都关了).
     """
     opposite = _OPPOSITE.get(last.a)
     if (
@@ -93,21 +108,27 @@ def _kept_from_set(command: Command, last: Command) -> Command | None:
         or last.q not in {Quantifier.ALL, Quantifier.EXCEPT}
     ):
         return None
-    _, kept_rooms = parse_scope(command.s)
+    placed, kept_rooms = parse_scope(command.s)
     said_rooms, left_out = parse_scope(last.s)
-    if len(command.x) == 1 and not kept_rooms and category_named(command.x[0]) == last.t:
+    kind = command.x[0] if len(command.x) == 1 and category_named(command.x[0]) == last.t else None
+    kept_rooms = kept_rooms or (placed if kind is not None else frozenset())  # 楼梯灯留着: the stairs' lights
+    if kind is not None and not kept_rooms:
+        return replace(
+            command, a=opposite, s=",".join(sorted(said_rooms)) or ANY_ROOM, n=kind, q=Quantifier.ONE, x=()
+        )
+    if said_rooms:
+        within = all(any(inside(room, said) for said in said_rooms) for room in kept_rooms)
+    else:
+        within = not kept_rooms & left_out
+    if kept_rooms and (not command.x or kind is not None) and within:
         return replace(
             command,
             a=opposite,
-            s=",".join(sorted(said_rooms)) or ANY_ROOM,
-            n=command.x[0],
-            q=Quantifier.ONE,
+            s=",".join(sorted(kept_rooms)),
+            n=kind or last.n,
+            t=last.t,
+            q=Quantifier.ALL,
             x=(),
-        )
-    within = kept_rooms <= said_rooms if said_rooms else not kept_rooms & left_out
-    if kept_rooms and not command.x and within:
-        return replace(
-            command, a=opposite, s=",".join(sorted(kept_rooms)), n=last.n, t=last.t, q=Quantifier.ALL
         )
     return None
 
@@ -140,6 +161,22 @@ def _in_the_last_room(command: Command, last: Command, said: str, called: Called
         and not any(room.startswith("!") for room in rooms)
         and not says_all(said)
         and all(called(room, command.n) == 1 for room in rooms)
+    )
+
+
+def _kind_in_the_last_room(command: Command, last: Command, said: str) -> bool:
+    """Return True when a follow-up names only a kind of device, no room, after a command in rooms.
+
+    灯也调暗点 after 家庭厅的电视换到 YouTube: a light there; 所有灯也关了 asks for the whole home.
+    """
+    rooms = last.s.split(",")
+    return (
+        command.s == ANY_ROOM
+        and is_type_word(compact(command.n))
+        and compact(command.n) in said
+        and last.s != ANY_ROOM
+        and not any(room.startswith("!") for room in rooms)
+        and not says_all(said)
     )
 
 

@@ -56,6 +56,17 @@ class HomeIndex:
     latin_names: LatinNames
     """Device names and aliases written in Latin letters, for English names misheard (home pot)."""
 
+    def room_inside(self, room: str, scope: str) -> bool:
+        """Return True when a room word is the room or floor ``scope`` says, or a room on it (楼梯, 一楼)."""
+        word, wider = compact(room), compact(scope)
+        if word == wider:
+            return True
+        room_id = self.rooms.room_index.get(word)
+        ids = self.rooms.floor_index.get(wider) or (
+            (self.rooms.room_index[wider],) if wider in self.rooms.room_index else ()
+        )
+        return room_id is not None and room_id in ids
+
     def calls_in_room(self, room: str, name: str) -> int:
         """Return how many devices in ``room`` (a room or floor word) are called ``name``.
 

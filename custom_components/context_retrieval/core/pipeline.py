@@ -130,7 +130,7 @@ def retrieve(  # noqa: PLR0913 - the public signature is fixed by the contract
     for said in commands:
         command_started = perf_counter()
         command = with_implied_target(
-            with_frame(said, last, text, index.calls_in_room), text, LOCK_NAME, mentioned
+            with_frame(said, last, text, index.calls_in_room, index.room_inside), text, LOCK_NAME, mentioned
         )
         if command != said:
             parse_meta["frame"] = command.to_dict()

@@ -786,6 +786,15 @@ def test_a_direction_after_on_or_off_ending_the_clause_adds_nothing(text: str, n
     assert ([(c.a in {"打开", "关闭"}, c.n) for c in commands], unread) == ([(True, name)], ())
 
 
+def test_cantonese_adjust_before_a_step_is_the_verb() -> None:
+    """較高一度 (校高一度): 較 adjusts the step said; Mandarin 温度较高 (rather high) stays no step."""
+    parser = OfflineParser.build(ROOMS, DEVICE_NAMES)
+    (command,) = parser.parse("空调較高一度")
+    assert (command.a, command.n) == ("调高温度=1C", "空调")
+    assert parser.read("空调較高一度").unread == ()
+    assert not any(c.a.startswith("调高") for c in parser.parse("空调温度较高"))
+
+
 @pytest.mark.parametrize(
     ("text", "action", "name"),
     [

@@ -440,6 +440,8 @@ _VERB_KINDS = _SWITCH_KINDS | {_Kind.LOCK, _Kind.CHANNEL, _Kind.PLAY}
 """Verbs that open a second action after a target (关掉客厅灯打开卧室灯, 打开电视换台)."""
 _LOCK_PARTICLES = frozenset({"上", "好"})
 """门锁上/锁好: the particle after a lock word makes it the verb 锁定."""
+_ADJUSTING_PREFIXES = frozenset({"较", "校"})
+"""Cantonese 校/較 (adjust) before a direction with its step (較高一度); Mandarin 较高 is "rather high"."""
 _VERB_COMPLEMENTS = frozenset({"上", "下", "起"})
 """开下 (开一下), 电热毯开上, 关起: a direction after 开/关 ending the clause adds nothing to it."""
 _PHRASE_KINDS = frozenset({_Kind.NAME, _Kind.TYPE, _Kind.OTHER})
@@ -1222,13 +1224,27 @@ def _reclassify(tokens: list[_Token]) -> list[_Token]:
 
     静音 before a noun is part of a name (音响静音灯); a bare number is a value only
     after 调到/亮度 (otherwise it is part of a name, 1号灯); 上/好 after a lock word
-    locks it (把门锁上).
+    locks it (把门锁上). Then 較 before a step read so (較高一度) is the verb, no name.
     """
     fixed: list[_Token] = []
     for index, token in enumerate(tokens):
         following = tokens[index + 1] if index + 1 < len(tokens) else None
         fixed.append(_in_context(token, fixed[-1] if fixed else None, following))
-    return fixed
+    return [
+        _Token(_Kind.FILLER, token.text, token.text)
+        if _adjusts(token, fixed[index + 1 : index + 2])
+        else token
+        for index, token in enumerate(fixed)
+    ]
+
+
+def _adjusts(token: _Token, following: Sequence[_Token]) -> bool:
+    """Return True for 較 before a direction read as a step (較高一度): the verb adjusting it."""
+    return (
+        token.kind is _Kind.OTHER
+        and token.text in _ADJUSTING_PREFIXES
+        and any(after.kind is _Kind.ADJUST for after in following)
+    )
 
 
 def _in_context(token: _Token, preceding: _Token | None, following: _Token | None) -> _Token:
