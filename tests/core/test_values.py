@@ -110,6 +110,21 @@ def test_an_end_of_a_range_may_go_to_a_list():
     assert result.candidates[0].capability_id == fan_modes.id
 
 
+def test_a_value_in_another_unit_makes_no_device_capable():
+    """楼上调到十九度五: 19.5 °C is no brightness in %; the lights upstairs are not candidates for it."""
+    brightness = CommandSpec(
+        "light.turn_on:brightness_pct", "设置亮度", "integer", {"minimum": 0, "maximum": 100, "unit": "%"}
+    )
+    heater = Device(id="h", name="暖气", room="走廊", category="Thermostat", commands=[ON, OFF, SETPOINT])
+    lights = [
+        Device(id=f"l{n}", name=f"灯{n}", room="走廊", category="Light", commands=[ON, OFF, brightness])
+        for n in range(3)
+    ]
+    (result,) = run([heater, *lights], "走廊调到十九度五", cmd("设置温度=19.5C", s="走廊"))
+    assert [c.entity_id for c in result.candidates] == ["h"]
+    assert result.hint is None
+
+
 def test_a_device_outside_the_categories_finds_its_set_point_by_the_value():
     kettle = Device(
         id="k", name="养生壶", room="厨房", category="Kettle", commands=[ON, OFF, TARGET, KEEP_WARM]

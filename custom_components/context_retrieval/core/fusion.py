@@ -77,6 +77,11 @@ class ActionValue:
         unit = _range_unit(command.value_range or {})
         return self.unit is None or _unit_family(self.unit) == _unit_family(unit)
 
+    def unit_fits_range(self, command: CommandSpec) -> bool:
+        """Return True unless the value has a unit and the command's range one of another kind."""
+        unit = _range_unit(command.value_range or {})
+        return self.unit is None or unit is None or self.unit_fits(command)
+
     def fits(self, command: CommandSpec) -> bool:
         """Return True when the command's range holds the number in a compatible unit."""
         value_range = command.value_range or {}
@@ -270,10 +275,11 @@ def _value_evidence(choice: CapabilityChoice, value: ActionValue) -> float:
     """Return how much a command's argument adds for an action with a value.
 
     A range that holds the number counts as much as being similar enough to the action
-    (CAPABILITY_MIN_SIMILARITY); taking an argument at all, half of that.
+    (CAPABILITY_MIN_SIMILARITY); taking an argument at all, half of that; one in another unit
+    (19.5 °C for a brightness in %), nothing.
     """
     command = choice.command
-    if command is None or not takes_argument(command):
+    if command is None or not takes_argument(command) or not value.unit_fits_range(command):
         return 0.0
     return CAPABILITY_MIN_SIMILARITY * (1.0 if value.fits(command) else 0.0) + CAPABILITY_MIN_SIMILARITY / 2
 

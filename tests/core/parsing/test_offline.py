@@ -5,6 +5,7 @@ import pytest
 from custom_components.context_retrieval.core.models import UNKNOWN_COMMAND, Command, Device, Room
 from custom_components.context_retrieval.core.parsing import OfflineParser, parse_offline
 from custom_components.context_retrieval.core.parsing.offline import DeviceCalls
+from custom_components.context_retrieval.core.text import normalize
 
 from .conftest import Home
 
@@ -784,6 +785,21 @@ def test_a_direction_after_on_or_off_ending_the_clause_adds_nothing(text: str, n
     """开下 is 开一下, 开上 turns on; in 开上面的台灯, 上面 is still said of the lamp."""
     commands, unread, *_ = OfflineParser.build(ROOMS, DEVICE_NAMES).read(text)
     assert ([(c.a in {"打开", "关闭"}, c.n) for c in commands], unread) == ([(True, name)], ())
+
+
+@pytest.mark.parametrize(
+    ("text", "action", "unread"),
+    [
+        ("空调调到十九度五", "设置温度=19.5C", ()),  # 度五: the tenths, as 三块五 is 3.5
+        ("空调调到19度5", "设置温度=19.5C", ()),
+        ("空调调到摄氏二十三度半", "设置温度=23.5C", ()),  # 摄氏 (Celsius): the 度 says it
+        ("空调调到二十三摄氏度", "设置温度=23C", ()),
+        ("空调调到十九度五十", "设置温度=19C", ("五十",)),  # not a tenth: a word left unread
+    ],
+)
+def test_a_temperature_s_tenths_and_celsius_are_read(text: str, action: str, unread: tuple) -> None:
+    reading = OfflineParser.build(ROOMS, DEVICE_NAMES).read(normalize(text))
+    assert ([c.a for c in reading.commands], reading.unread) == ([action], unread)
 
 
 def test_cantonese_adjust_before_a_step_is_the_verb() -> None:

@@ -507,6 +507,9 @@ _REQUEST_PARTICLES = frozenset({"吧", "就好", "就行", "好了"})
 _NOT_YET = "未"
 """Ending a clause, it asks whether something has happened (Cantonese 开咗未: 开了没)."""
 _CLAUSE_END_KINDS = frozenset({_Kind.SEP, _Kind.FILLER, _Kind.ASK})
+_DEGREE = "度"
+_TENTH_DIGITS = frozenset("一二三四五六七八九123456789")
+"""After 度, a digit alone is the tenths (十九度五 is 19.5, as 三块五 is 3.5)."""
 _HALF = "半"
 """After a number with its unit (二十三度半, 两档半): half a unit more."""
 _FRACTION_PATTERN = re.compile(r"([一二两三四五六七八九十])分之([一二两三四五六七八九])")
@@ -1141,8 +1144,19 @@ def _number_at(text: str, position: int) -> _Token | None:
             said = match.group(0)
             if unit and text.startswith(_HALF, match.end()) and "." not in value:
                 said, value = said + _HALF, f"{value}.5"  # 二十三度半: a half more
+            elif (tenths := _tenths_after(text, match.end(), unit)) and "." not in value:
+                said, value = said + tenths, f"{value}.{_to_int(tenths)}"  # 十九度五: 19.5
             return _Token(_Kind.NUM, said, value, _UNITS.get(unit, unit))
     return None
+
+
+def _tenths_after(text: str, position: int, unit: str) -> str:
+    """Return the one digit said after 度 that gives its tenths (十九度五), or nothing."""
+    digit = text[position : position + 1]
+    after = text[position + 1 : position + 2]
+    if unit != _DEGREE or digit not in _TENTH_DIGITS or re.match(_CN_NUMBER + "|[0-9]|度|分|个", after):
+        return ""
+    return digit
 
 
 def _decimal_at(text: str, position: int) -> _Token | None:
