@@ -802,6 +802,24 @@ def test_a_temperature_s_tenths_and_celsius_are_read(text: str, action: str, unr
     assert ([c.a for c in reading.commands], reading.unread) == ([action], unread)
 
 
+def test_a_name_only_one_device_has_keeps_its_own_room_in_a_second_clause() -> None:
+    """车房门闩埋，后门锁埋佢: the back door lock (one device) is not the garage's; 锁埋 locks it."""
+    devices = [
+        Device("cover.garage", "车房门", "车房", "GarageDoor"),
+        Device("lock.back", "后门锁", "门厅", "SmartLock"),
+        Device("cover.garage_blind", "窗帘", "车房", "Blind"),
+        Device("cover.hall_blind", "窗帘", "门厅", "Blind"),
+    ]
+    rooms = ["车房", "门厅"]
+    calls = DeviceCalls.of(devices, [Room(room) for room in rooms])
+    parser = OfflineParser.build(rooms, [d.name for d in devices], calls=calls)
+    door, lock = parser.parse(normalize("车房门闩埋，后门锁埋佢"))
+    assert (door.a, door.s, door.n) == ("关闭", "车房", "门")
+    assert (lock.a, lock.s, lock.n) == ("锁定", "*", "后门锁")
+    _, curtain = parser.parse("车房门关上，然后关窗帘")  # a kind said: the garage's
+    assert curtain.s == "车房"
+
+
 def test_cantonese_adjust_before_a_step_is_the_verb() -> None:
     """較高一度 (校高一度): 較 adjusts the step said; Mandarin 温度较高 (rather high) stays no step."""
     parser = OfflineParser.build(ROOMS, DEVICE_NAMES)
@@ -822,6 +840,8 @@ def test_cantonese_adjust_before_a_step_is_the_verb() -> None:
         ("Off the lampu please", "关闭", "灯"),  # Malay lampu
         ("off the aircon can or not", "关闭", "空调"),
         ("风扇开 nature mode", "设置风模式=自然风", "风扇"),
+        ("电视声音 down 一点", "调低音量", "电视"),  # the direction after what it moves
+        ("息咗台灯", "关闭", "台灯"),  # 息 written for Cantonese 熄
     ],
 )
 def test_wu_and_everyday_words_are_read(text: str, action: str, name: str) -> None:

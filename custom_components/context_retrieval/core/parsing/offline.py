@@ -438,8 +438,8 @@ _ACTION_WORD_KINDS = _ACTION_KINDS | {_Kind.NUM, _Kind.MODE, _Kind.TASK}
 _SWITCH_KINDS = frozenset({_Kind.ON, _Kind.OFF})
 _VERB_KINDS = _SWITCH_KINDS | {_Kind.LOCK, _Kind.CHANNEL, _Kind.PLAY}
 """Verbs that open a second action after a target (关掉客厅灯打开卧室灯, 打开电视换台)."""
-_LOCK_PARTICLES = frozenset({"上", "好"})
-"""门锁上/锁好: the particle after a lock word makes it the verb 锁定."""
+_LOCK_PARTICLES = frozenset({"上", "好", "埋"})
+"""门锁上/锁好, Cantonese 锁埋: the particle after a lock word makes it the verb 锁定."""
 _ADJUSTING_PREFIXES = frozenset({"较", "校"})
 """Cantonese 校/較 (adjust) before a direction with its step (較高一度); Mandarin 较高 is "rather high"."""
 _VERB_COMPLEMENTS = frozenset({"上", "下", "起"})
@@ -740,7 +740,7 @@ class OfflineParser:
                 targets = _previous_targets(previous, clause)
                 commands = _without_unacted(commands, previous, previous_action)
             elif previous and not clause.has_scope:
-                _inherit_rooms(targets, previous)
+                _inherit_rooms(targets, previous, self.calls.sole_names)
                 commands = _without_room_said_first(commands, previous, previous_action)
             _carry_exclusion(targets, carried, carried_names)  # 留筒灯，其他关掉: all but the downlight
             carried, carried_names = [], []
@@ -1812,18 +1812,26 @@ def _merge_same_names(targets: list[_Target]) -> list[_Target]:
     return list(merged.values())
 
 
-def _inherit_rooms(targets: Sequence[_Target], previous: Sequence[_Target]) -> None:
+def _inherit_rooms(
+    targets: Sequence[_Target], previous: Sequence[_Target], sole_names: Collection[str]
+) -> None:
     """Give room-less targets the room of the previous clause's single device.
 
     把客厅主灯打开然后打开窗帘 means the 客厅 curtain; after 打开客厅的灯 (all lights
-    of a room) a following 空调 is not tied to that room.
+    of a room) a following 空调 is not tied to that room; a name only one device has (后门锁
+    after 车房门闩埋) is that device, wherever it is.
     """
     last = previous[-1]
     if last.quantifier is not Quantifier.ONE or len(last.include) != 1:
         return
     rooms = last.include
     for target in targets:
-        if not target.include and target.quantifier is None and target.name != LAST_MENTIONED:
+        if (
+            not target.include
+            and target.quantifier is None
+            and target.name != LAST_MENTIONED
+            and compact(target.name) not in sole_names
+        ):
             target.include = list(rooms)
 
 
