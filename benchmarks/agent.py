@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 from collections import Counter
+from datetime import timedelta
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -32,10 +33,11 @@ from typing import TYPE_CHECKING, Any
 import yaml
 from homeassistant.components import conversation
 from homeassistant.core import Context, HomeAssistant, ServiceCall, callback
-from pytest_homeassistant_custom_component.common import MockConfigEntry
+from homeassistant.util import dt as dt_util
+from pytest_homeassistant_custom_component.common import MockConfigEntry, async_fire_time_changed
 
 from custom_components.context_retrieval.agent_actions import STATE_AFTER
-from custom_components.context_retrieval.const import DOMAIN
+from custom_components.context_retrieval.const import DOMAIN, REBUILD_COOLDOWN
 from custom_components.context_retrieval.entity_commands import DOMAIN_SPECS
 
 from .data import REPO_ROOT, read_records
@@ -245,6 +247,18 @@ async def async_agent_home(directory: Path) -> AsyncIterator[tuple[HomeAssistant
         await hass.async_stop(force=True)
 
 
+async def _async_pause(hass: HomeAssistant) -> None:
+    """Let the moment pass that a person leaves between two turns, whatever the machine's speed.
+
+    A call that reshapes a device (a light turned on gains a colour mode) rebuilds the index once
+    the home has been quiet for ``REBUILD_COOLDOWN``; on a real clock, whether that lands before
+    the next turn would depend on how busy the machine is, and so would the figures.
+    """
+    await hass.async_block_till_done()
+    async_fire_time_changed(hass, dt_util.utcnow() + timedelta(seconds=REBUILD_COOLDOWN + 1))
+    await hass.async_block_till_done()
+
+
 async def _async_run_set(directory: Path, agent_id: str = AGENT) -> list[TurnOutcome]:
     """Run every dialogue of a set through an agent; return one outcome per turn."""
     outcomes: list[TurnOutcome] = []
@@ -253,13 +267,14 @@ async def _async_run_set(directory: Path, agent_id: str = AGENT) -> list[TurnOut
         for dialogue in read_records(directory / "agent.jsonl"):
             for state in initial.values():  # each dialogue starts from the labelled home
                 hass.states.async_set(state.entity_id, state.state, state.attributes)
+            await _async_pause(hass)
             conversation_id = f"bench-{dialogue['id']}"
             for turn in dialogue["turns"]:
                 recorder.calls.clear()
                 result = await conversation.async_converse(
                     hass, turn["text"], conversation_id, Context(), language="zh-Hans", agent_id=agent_id
                 )
-                await hass.async_block_till_done()
+                await _async_pause(hass)
                 expect = turn["expect"]
                 calls = [_as_call(call) for call in recorder.calls]
                 accepted = [merged(alternative) for alternative in expect.get("accept", [])]
