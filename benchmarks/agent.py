@@ -25,9 +25,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 from collections import Counter
-from datetime import timedelta
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 import yaml
