@@ -206,6 +206,17 @@ def test_a_kind_said_with_also_is_of_the_last_command_s_room():
     assert with_frame(lights, tv, "灯调暗点", two_lights) == lights  # no 也: not a follow-up of it
 
 
+@pytest.mark.parametrize("correction", ["我说的是床头灯", "我说床头灯", "我是说床头灯", "我說的是床頭燈"])
+def test_a_correction_saying_what_was_meant_takes_the_last_action(home, correction):
+    """打开卧室灯, then 我说的是床头灯: the bedside lamp was meant; 我说 adds nothing."""
+    from custom_components.context_retrieval.core.pipeline import retrieve
+
+    state = ConversationState()
+    retrieve("打开卧室灯", home, None, state)
+    (result,) = retrieve(correction, home, None, state)
+    assert (result.command.a, result.candidates[0].entity_id) == ("打开", "lamp-5")
+
+
 def test_only_what_the_set_held_is_switched_back():
     """Kept but never in the set: 电视留着 after 所有灯都关了; 主卧的留着 after 客厅的灯全部关掉."""
     lights_off = Command(a="关闭", n="灯", t="Light", q=Quantifier.ALL)
