@@ -820,6 +820,18 @@ def test_a_name_only_one_device_has_keeps_its_own_room_in_a_second_clause() -> N
     assert curtain.s == "车房"
 
 
+@pytest.mark.parametrize(
+    ("text", "scope", "name"),
+    [
+        ("客厅的灯除了卧室灯都关了", "客厅,!卧室", "灯"),  # the set's kind said again with the room left out
+        ("除了卧室的灯，都关了", "*,!卧室", "灯"),  # the only word naming the set stays
+    ],
+)
+def test_a_kind_said_with_an_excluded_room_is_the_set_s(text: str, scope: str, name: str) -> None:
+    (command,) = OfflineParser.build(ROOMS, DEVICE_NAMES).parse(text)
+    assert (command.a, command.s, command.n, command.q) == ("关闭", scope, name, "except")
+
+
 def test_cantonese_adjust_before_a_step_is_the_verb() -> None:
     """較高一度 (校高一度): 較 adjusts the step said; Mandarin 温度较高 (rather high) stays no step."""
     parser = OfflineParser.build(ROOMS, DEVICE_NAMES)

@@ -1653,7 +1653,9 @@ def _take_exclusions(tokens: Sequence[_Token]) -> tuple[list[_Token], list[str],
             excepting = True
             rooms, index = _room_list(tokens, index + 1)
             exclude.extend(rooms)
-            if not rooms:
+            if rooms:
+                index = _after_kind_of_rooms(tokens, index)  # 除了楼梯灯: the stairs' lights
+            else:
                 names, index = _excluded_names(tokens, index)
                 left_out.extend(names)
             if index < len(tokens) and tokens[index].kind is _Kind.EXC_END:
@@ -1677,6 +1679,24 @@ def _take_exclusions(tokens: Sequence[_Token]) -> tuple[list[_Token], list[str],
         kept.append(_Token(_Kind.OTHER, token.text, token.text) if token.kind is _Kind.EXC_END else token)
         index += 1
     return kept, exclude, [name for name in left_out if name], excepting
+
+
+def _after_kind_of_rooms(tokens: Sequence[_Token], index: int) -> int:
+    """Return the index after a kind word said of excluded rooms that the set names too, else ``index``.
+
+    一楼的灯除了楼梯灯都关了: the 灯 of 楼梯灯 is the set's, said again; in 除了妞妞屋的灯，都关喽
+    it is the only word naming the set, and stays.
+    """
+    end = index
+    while end < len(tokens) and tokens[end].kind is _Kind.FILLER:
+        end += 1
+    kind = tokens[end] if end < len(tokens) else None
+    if kind is None or not (
+        kind.kind is _Kind.TYPE or (kind.kind is _Kind.NAME and is_type_word(kind.value))
+    ):
+        return index
+    again = any(other.value == kind.value for at, other in enumerate(tokens) if at != end)
+    return end + 1 if again else index
 
 
 def _excluded_names(tokens: Sequence[_Token], index: int) -> tuple[list[str], int]:
