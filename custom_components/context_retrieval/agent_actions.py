@@ -209,6 +209,14 @@ def _decision(
         state = hass.states.get(device_id)
         return None if state is None else state.state in PLAYING_STATES
 
+    def done(device_id: str, command_id: str) -> bool | None:
+        state = hass.states.get(device_id)
+        service, field = split_command_id(command_id)
+        after = STATE_AFTER.get((service or "").partition(".")[2])
+        if state is None or state.state in UNKNOWN_STATES or after is None or field is not None:
+            return None
+        return state.state == after
+
     devices = retrieval.home.by_id
     text = retrieval.home.index.home_words.separate(text)  # as retrieval read it (开细路房: 开 细路房)
     decision = decide(
@@ -230,7 +238,7 @@ def _decision(
     # Which one, when the conversation says nothing of it: the one that runs (冷气调到24度; 风扇开大
     # 一点 with six fans, two of which cannot step, and one running).
     rerun = which or decision.reason is AskReason.NOT_FOUND
-    return decide(retrieval.results, devices, text, current, running) if rerun else decision
+    return decide(retrieval.results, devices, text, current, running, done=done) if rerun else decision
 
 
 def _with_room_aliases(choices: tuple[Choice, ...], retrieval: Retrieval) -> list[Choice]:

@@ -425,6 +425,31 @@ def test_turning_on_one_of_two_alike_is_said_of_the_one_that_is_off():
     assert decide([found], home, "吊扇开一下").reason is AskReason.WHICH_DEVICE  # states unknown
 
 
+def test_a_set_of_the_whole_home_the_user_did_not_ask_for_is_the_one_member_it_changes():
+    """把门锁上 with three locks, only the back door's unlocked: that one; all unlocked, it asks."""
+    lock = CommandSpec(id="lock.lock", description="锁定门锁")
+    home = {
+        f"lock.{room}": Device(
+            id=f"lock.{room}", name=f"{room}门锁", room=room, category="SmartLock", commands=[lock]
+        )
+        for room in ("门厅", "后门", "车库")
+    }
+    group = Group("group-1", "门锁 (3)", list(home), lock.id)
+    found = result(
+        Command(a="锁定", n="门锁", t="SmartLock", q=Quantifier.ALL),
+        Candidate("group-1", "group", lock.id, 1, 0, 1, ["type_hit"]),
+        groups={"group-1": group},
+    )
+
+    def locked(device_id: str, command_id: str) -> bool | None:
+        return device_id != "lock.后门" if command_id == lock.id else None
+
+    settled = decide([found], home, "把门锁上", done=locked)
+    assert [a.device_ids for a in settled.actions] == [("lock.后门",)]
+    assert decide([found], home, "把门锁上", done=lambda *_: False).outcome is Outcome.ASK
+    assert decide([found], home, "把门锁上").outcome is Outcome.ASK  # states unknown
+
+
 def test_a_change_said_relative_is_not_said_of_a_device_at_its_end():
     """调暗 is not said of a light that is off, 调亮 not of one at full brightness, when one alike can move.
 

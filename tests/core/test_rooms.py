@@ -163,3 +163,17 @@ def test_a_room_is_inside_its_floor_and_itself():
     assert index.room_inside("客厅", "客厅")
     assert not index.room_inside("客厅", "二楼")
     assert not index.room_inside("阁楼", "二楼")  # no such room
+
+
+def test_a_word_for_a_kind_set_apart_means_none_of_the_others():
+    """窗户关上 in a home whose covers are curtains: no curtain is meant; with a window cover, that one."""
+    close = CommandSpec("cover.close_cover", "关闭窗帘")
+    curtain = Device("cover.curtain", "客厅窗帘", "客厅", "Blind", [close], kind="窗帘")
+    window = Device("cover.window", "天窗", "客厅", "Blind", [close], kind="窗户")
+    index = build_vector_searcher([curtain], rooms=[Room("客厅")])
+    [none] = retrieve("客厅窗户关上", [curtain], None, ConversationState(), vector_searcher=index)
+    assert none.hint == "name_not_found"
+    both = [curtain, window]
+    index = build_vector_searcher(both, rooms=[Room("客厅")])
+    [found] = retrieve("客厅窗户关上", both, None, ConversationState(), vector_searcher=index)
+    assert targets(found)[0] == "cover.window"

@@ -215,6 +215,28 @@ def _not_known(_device_id: str) -> bool | None:
     return None
 
 
+type DoneStates = Callable[[str, str], bool | None]
+"""Whether a device is already in the state a command leaves it in (a lock locked for 锁定), None
+when unknown or when the command leaves no state of its own (a value, a step)."""
+
+
+def _not_done(_device_id: str, _command_id: str) -> bool | None:
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class _Live:
+    """The home's live state as a decision reads it."""
+
+    current: CurrentValues
+    running: RunningStates
+    settles: RunningStates
+    """What runs, when it may settle which device is meant (else nothing is known)."""
+    playing: RunningStates
+    done: DoneStates
+    """What is already as a command leaves it, when that may settle which device is meant."""
+
+
 def decide(  # noqa: PLR0913 - the results, what they are read against, and the home's live state
     results: Sequence[RetrievalResult],
     devices: Mapping[str, Device],
@@ -224,13 +246,15 @@ def decide(  # noqa: PLR0913 - the results, what they are read against, and the 
     *,
     which_by_running: bool = True,
     playing: RunningStates = _not_known,
+    done: DoneStates = _not_done,
 ) -> Decision:
     """Return what to do with the results of ``text`` (one per parsed command).
 
     ``running`` says which devices run. An adjustment of a set moves only those that do (a
     light that is off has no brightness to dim). With ``which_by_running`` it also settles which
     of several devices is meant when exactly one of them runs and the command changes a running
-    device (关掉, 调高, 调到26度): 冷气调到24度 with one of three air conditioners on. ``playing``
+    device (关掉, 调高, 调到26度): 冷气调到24度 with one of three air conditioners on, and by the
+    one ``done`` says a command would change (把门锁上 with one of three locks unlocked). ``playing``
     says which devices play or clean: 暂停一下, said of nothing, pauses the one that does.
     """
     results = _without_target_fragments(results, devices)
@@ -244,8 +268,14 @@ def decide(  # noqa: PLR0913 - the results, what they are read against, and the 
         if _acts_on_all_mentioned(result, devices):
             decision = _act_on_every_candidate(result, devices, turn, current)
         else:
-            settles = running if which_by_running else _not_known
-            decision = _decide_one(result, devices, text, turn, (current, running, settles, playing))
+            live = _Live(
+                current,
+                running,
+                running if which_by_running else _not_known,
+                playing,
+                done if which_by_running else _not_done,
+            )
+            decision = _decide_one(result, devices, text, turn, live)
         if decision is not None:
             return _with_rest_of_turn(decision, turn, results[index + 1 :], devices)
         for action in turn.actions[before:]:
@@ -378,14 +408,10 @@ def _decide_one(
     devices: Mapping[str, Device],
     text: str,
     turn: _Turn,
-    live: tuple[CurrentValues, RunningStates, RunningStates, RunningStates],
+    live: _Live,
 ) -> Decision | None:
-    """Add the result's action or readings to ``turn``; return a decision that ends the turn early.
-
-    ``live`` holds the present values, what runs, what runs when it may settle which device,
-    and what plays.
-    """
-    current, running, settles, playing = live
+    """Add the result's action or readings to ``turn``; return a decision that ends the turn early."""
+    current, running, settles, playing = live.current, live.running, live.settles, live.playing
     if (
         done := _scene_said_alone(result, devices, text) or _the_one_playing(result, devices, playing)
     ) is not None:
@@ -407,7 +433,7 @@ def _decide_one(
     if _is_question(top, targets, devices):
         turn.readings.extend(_readings(result, devices))
         return None
-    if (meant := _meant(result, top, devices, text, (current, settles))) is not None:
+    if (meant := _meant(result, top, devices, text, live)) is not None:
         top, targets = meant, (meant.entity_id,)
     # 客厅的灯关了 finding 楼上客厅灯, off, with 楼下客厅's lights on: which was meant?
     if (
@@ -448,7 +474,7 @@ def _meant(
     top: Candidate,
     devices: Mapping[str, Device],
     text: str,
-    live: tuple[CurrentValues, RunningStates],
+    live: _Live,
 ) -> Candidate | None:
     """Return the one device meant when it is not the top candidate as ranked, else None.
 
@@ -458,13 +484,13 @@ def _meant(
     said (關掉書房燈 for 书房灯, not the desk lamp aliased lamp, 灯). A set over the home the user did
     not ask for: its one member that runs (冷气调到24度 with one air conditioner on).
     """
-    current, settles = live
+    settles = live.settles
     if result.hint == MULTIPLE_CLOSE_MATCHES:
         return (
             _named_in_text(result, devices, text)
             or _holding_name_said(result, devices)
             or _room_and_kind(result, devices)
-            or _the_one_it_changes(result, close_matches(result.candidates), devices, (current, settles))
+            or _the_one_it_changes(result, close_matches(result.candidates), devices, live)
             or _the_running_one(result, close_matches(result.candidates), settles)
         )
     if result.hint is not None:
@@ -474,7 +500,10 @@ def _meant(
         if named is not None and compact(result.command.n) in compact(device_label(devices[named.entity_id])):
             return named
     if _whole_home_unasked(result, top, text):
-        return _the_running_one(result, _members(top, result), settles)
+        members = _members(top, result)
+        return _the_running_one(result, members, settles) or _the_one_it_changes(
+            result, members, devices, live
+        )
     return None
 
 
@@ -534,28 +563,34 @@ def _the_one_it_changes(
     result: RetrievalResult,
     candidates: Sequence[Candidate],
     devices: Mapping[str, Device],
-    live: tuple[CurrentValues, RunningStates],
+    live: _Live,
 ) -> Candidate | None:
     """Return the one candidate the action would change, when it changes none of the others, else None.
 
     Turning on: the one that is off (抽油烟机开一下 with two range hoods, the basement's running);
-    a change said relative: the one that can go further (书房太暗了 with the study's light at full
-    brightness and its desk lamp off).
+    locking: the one unlocked (把门锁上); a change said relative: the one that can go further
+    (书房太暗了 with the study's light at full brightness and its desk lamp off).
     """
-    current, running = live
     action, direction = result.command.a, relative_direction(result.command.a)
-    if len(candidates) < MIN_CHOICES or (action != ACTION_ON and direction is None):
+    if len(candidates) < MIN_CHOICES:
         return None
     changes: list[bool] = []
     for candidate in candidates:
         device = devices.get(candidate.entity_id)
-        state = running(candidate.entity_id)
-        if device is None or state is None:
+        if device is None:
             return None
-        if direction is None:
-            changes.append(not state)
-        else:
-            changes.append(not _at_its_end(device, candidate.capability_id, direction, current, running))
+        if direction is not None:
+            if live.settles(candidate.entity_id) is None:
+                return None
+            changes.append(
+                not _at_its_end(device, candidate.capability_id, direction, live.current, live.settles)
+            )
+            continue
+        done = live.settles(candidate.entity_id) if action == ACTION_ON else None
+        done = done if done is not None else live.done(candidate.entity_id, candidate.capability_id)
+        if done is None:
+            return None
+        changes.append(not done)
     return candidates[changes.index(True)] if changes.count(True) == 1 else None
 
 

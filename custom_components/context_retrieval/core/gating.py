@@ -189,6 +189,12 @@ def is_apart(word: str, category: str, names: Iterable[str], kind: str = "") -> 
     return any(thing in name and not thing.startswith(said) for thing in entry.apart for name in called)
 
 
+def names_a_thing_apart(word: str, category: str) -> bool:
+    """Return True when a word names a thing of the category its other words do not mean (窗户, Blind)."""
+    entry = DEVICE_WORDS.get(category)
+    return entry is not None and compact(word) in entry.apart
+
+
 def _without(name: str, things: Iterable[str]) -> str:
     """Return a name without the things set apart in it (洗衣房排风扇: 洗衣房)."""
     for thing in things:

@@ -27,6 +27,7 @@ from .gating import (
     category_for_type_hint,
     is_apart,
     is_type_word,
+    names_a_thing_apart,
 )
 from .keyword import CONTAINED_BASE_SCORE, EXACT_NAME_SCORE, MIN_NAME_SCORE
 from .models import (
@@ -378,11 +379,14 @@ class CommandSearch:
         A device's kind is what its class is called (a cover of class window: 窗户; an outlet: 插座):
         窗户 means the windows, not the curtains; 插座 the outlets, not a fountain on a relay. A
         device called by the word is still meant (阳光房窗户 of no class). Unchanged when no
-        device is of that kind.
+        device is of that kind, unless the word names a thing the category's words set apart: 窗户
+        in a home whose covers are all curtains means none of them.
         """
         devices, names = self.index.devices, self.index.keywords.names
         positions = np.flatnonzero(gated)
-        if not any(compact(devices[p].kind) == word for p in positions):
+        category = category_for_type_hint(self.ir.type_hint)
+        apart = category is not None and names_a_thing_apart(word, category)
+        if not apart and not any(compact(devices[p].kind) == word for p in positions):
             return gated
         kept = gated.copy()
         for position in positions:
@@ -533,7 +537,11 @@ class CommandSearch:
                         scores[position] = NameMatch(score, "alias" if via_alias else "name")
         category = GENERIC_TYPE_WORDS.get(hints[-1])
         if category in self.index.category_masks:
+            # 窗户 is no curtain: a word for a thing set apart types only the devices of that kind
+            apart = names_a_thing_apart(hints[-1], category)
             for position in np.flatnonzero(in_pool & self.index.category_masks[category]):
+                if apart and compact(self.index.devices[int(position)].kind) != hints[-1]:
+                    continue
                 if scores.get(int(position), NO_MATCH).score < TYPE_NAME_SCORE:
                     scores[int(position)] = NameMatch(TYPE_NAME_SCORE, "type")
         return scores
