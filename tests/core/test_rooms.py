@@ -12,6 +12,7 @@ from custom_components.context_retrieval.core import (
     build_vector_searcher,
     retrieve,
 )
+from custom_components.context_retrieval.core.parsing import OfflineParser
 from custom_components.context_retrieval.core.scope import RoomTable
 
 from .conftest import targets
@@ -125,6 +126,10 @@ def test_a_count_of_rooms_is_no_count_of_devices():
     assert (rooms.command.q, rooms.command.c) == ("all", 3)
     [lights] = run("随便开两盏灯")
     assert (lights.command.q, lights.command.c) == ("any", 2)
+    # 卧室 no room of this home: two bedrooms' ceiling lights, a count of devices said by their words
+    parser = OfflineParser.build(["主卧", "次卧"], ["主卧吸顶灯", "次卧吸顶灯"])
+    (ceiling,) = parser.parse("两个卧室的吸顶灯都打开")
+    assert (ceiling.q, ceiling.c) == ("any", 2)
 
 
 def test_a_place_and_a_name_said_apart_that_are_a_device_s_alias_name_it():

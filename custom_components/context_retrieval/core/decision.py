@@ -482,7 +482,8 @@ def _meant(
     close), the one whose name holds all of the name said, the room's own (厨房灯), the only one the
     action changes, the one that runs. Ranked first by a short alias: the one whose whole name is
     said (關掉書房燈 for 书房灯, not the desk lamp aliased lamp, 灯). A set over the home the user did
-    not ask for: its one member that runs (冷气调到24度 with one air conditioner on).
+    not ask for: its one member that runs (冷气调到24度 with one air conditioner on), or the one
+    member the action changes (把门锁上 with one lock of three unlocked).
     """
     settles = live.settles
     if result.hint == MULTIPLE_CLOSE_MATCHES:

@@ -1618,9 +1618,12 @@ def _says_plural(tokens: Sequence[_Token]) -> bool:
 
 
 def _counts_a_device(tokens: Sequence[_Token]) -> bool:
-    """Return True when the count said stands before a device word (两盏灯, 三个台灯), not another noun."""
+    """Return True when the count said stands before a device's words (两盏灯, 两个卧室的吸顶灯).
+
+    三个房间的灯都关了 counts rooms: every light of them is meant, not three lights.
+    """
     return any(
-        token.kind is _Kind.COUNT and following.kind in {_Kind.TYPE, _Kind.NAME}
+        token.kind is _Kind.COUNT and following.kind in _PHRASE_KINDS
         for token, following in itertools.pairwise(tokens)
     )
 
