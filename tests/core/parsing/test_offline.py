@@ -854,6 +854,7 @@ def test_cantonese_adjust_before_a_step_is_the_verb() -> None:
         ("风扇开 nature mode", "设置风模式=自然风", "风扇"),
         ("电视声音 down 一点", "调低音量", "电视"),  # the direction after what it moves
         ("息咗台灯", "关闭", "台灯"),  # 息 written for Cantonese 熄
+        ("俺屋里的台灯关了", "关闭", "台灯"),  # northern 俺 = I, my
     ],
 )
 def test_wu_and_everyday_words_are_read(text: str, action: str, name: str) -> None:
