@@ -211,9 +211,8 @@ def _decision(
 
     def done(device_id: str, command_id: str) -> bool | None:
         state = hass.states.get(device_id)
-        service, field = split_command_id(command_id)
-        after = STATE_AFTER.get((service or "").partition(".")[2])
-        if state is None or state.state in UNKNOWN_STATES or after is None or field is not None:
+        after = _state_after(command_id)
+        if state is None or state.state in UNKNOWN_STATES or after is None:
             return None
         return state.state == after
 
@@ -297,14 +296,19 @@ def _result(
     )
 
 
+def _state_after(command_id: str) -> str | None:
+    """Return the state a command without a value leaves an entity in (locked for lock.lock), or None."""
+    service, field = split_command_id(command_id)
+    return None if field is not None else STATE_AFTER.get((service or "").partition(".")[2])
+
+
 def _still_to_change(hass: HomeAssistant, action: Action) -> Action:
     """Return a set's switching action on the members not already in the state it leaves them in.
 
     One device, a value, or a set already all there, is left as it is.
     """
-    service, field = split_command_id(action.command.id)
-    after = STATE_AFTER.get((service or "").partition(".")[2])
-    if after is None or field is not None or len(action.device_ids) == 1:
+    after = _state_after(action.command.id)
+    if after is None or len(action.device_ids) == 1:
         return action
     to_change = tuple(
         device_id

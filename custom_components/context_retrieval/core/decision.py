@@ -51,7 +51,7 @@ from .search import (
 from .text import as_heard, compact, has_latin, normalize, without_remarks
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping, Sequence
+    from collections.abc import Callable, Iterator, Mapping, Sequence
 
     from .models import CommandSpec, Device, RetrievalResult
 
@@ -615,13 +615,8 @@ def _changes_nothing(
     kind = compact(result.command.n)
     said_kind = kind if is_kind_word(kind) else None
     return any(
-        candidate.entity_kind == "device"
-        and (other := devices.get(candidate.entity_id)) is not None
-        and other.category == device.category
-        and (said_kind is None or _holds_name(other, said_kind))
-        and {"name_partial", "room_hit"} & set(candidate.reasons)
-        and running(other.id) is (not wanted)
-        for candidate in result.candidates[1:]
+        (said_kind is None or _holds_name(other, said_kind)) and running(other.id) is (not wanted)
+        for _, other in _found_alike(result, device, devices)
     )
 
 
@@ -644,13 +639,23 @@ def _goes_no_further(
     if not _at_its_end(device, top.capability_id, direction, current, running):
         return False
     return any(
-        candidate.entity_kind == "device"
-        and (other := devices.get(candidate.entity_id)) is not None
-        and other.category == device.category
-        and {"name_partial", "room_hit"} & set(candidate.reasons)
-        and not _at_its_end(other, candidate.capability_id, direction, current, running)
-        for candidate in result.candidates[1:]
+        not _at_its_end(other, candidate.capability_id, direction, current, running)
+        for candidate, other in _found_alike(result, device, devices)
     )
+
+
+def _found_alike(
+    result: RetrievalResult, device: Device, devices: Mapping[str, Device]
+) -> Iterator[tuple[Candidate, Device]]:
+    """Yield the other devices found of the chosen one's category by name or room, with their candidates."""
+    for candidate in result.candidates[1:]:
+        other = devices.get(candidate.entity_id) if candidate.entity_kind == "device" else None
+        if (
+            other is not None
+            and other.category == device.category
+            and {"name_partial", "room_hit"} & set(candidate.reasons)
+        ):
+            yield candidate, other
 
 
 def _at_its_end(

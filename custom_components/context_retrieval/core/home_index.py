@@ -62,10 +62,7 @@ class HomeIndex:
         if word == wider:
             return True
         room_id = self.rooms.room_index.get(word)
-        ids = self.rooms.floor_index.get(wider) or (
-            (self.rooms.room_index[wider],) if wider in self.rooms.room_index else ()
-        )
-        return room_id is not None and room_id in ids
+        return room_id is not None and room_id in self.rooms.rooms_said(wider)
 
     def calls_in_room(self, room: str, name: str) -> int:
         """Return how many devices in ``room`` (a room or floor word) are called ``name``.
@@ -73,9 +70,7 @@ class HomeIndex:
         By a name holding it or, for a type word, by their category (空调: the study's 书房奥克斯).
         """
         word, wanted = compact(room), compact(name)
-        ids = self.rooms.floor_index.get(word) or (
-            (self.rooms.room_index[word],) if word in self.rooms.room_index else ()
-        )
+        ids = self.rooms.rooms_said(word)
         category = GENERIC_TYPE_WORDS.get(wanted)
         return sum(
             int(room_id) in ids

@@ -218,6 +218,10 @@ class RoomTable:
             text = text.replace(word, " ")
         return text
 
+    def rooms_said(self, word: str) -> tuple[int, ...]:
+        """Return the rooms a compacted room or floor word says (a floor: every room on it), else none."""
+        return self.floor_index.get(word) or ((self.room_index[word],) if word in self.room_index else ())
+
     def holds_whole(self, name: str, word: str) -> bool:
         """Return True when ``name`` holds ``word`` where no room word it holds runs across its edges.
 

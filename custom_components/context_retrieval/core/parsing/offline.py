@@ -1684,6 +1684,11 @@ def _take_exclusions(tokens: Sequence[_Token]) -> tuple[list[_Token], list[str],
     return kept, exclude, [name for name in left_out if name], excepting
 
 
+def _says_a_kind(token: _Token) -> bool:
+    """Return True for a token saying only a kind of device: a type word, or a name that is one (灯)."""
+    return token.kind is _Kind.TYPE or (token.kind is _Kind.NAME and is_type_word(token.value))
+
+
 def _after_kind_of_rooms(tokens: Sequence[_Token], index: int) -> int:
     """Return the index after a kind word said of excluded rooms that the set names too, else ``index``.
 
@@ -1694,9 +1699,7 @@ def _after_kind_of_rooms(tokens: Sequence[_Token], index: int) -> int:
     while end < len(tokens) and tokens[end].kind is _Kind.FILLER:
         end += 1
     kind = tokens[end] if end < len(tokens) else None
-    if kind is None or not (
-        kind.kind is _Kind.TYPE or (kind.kind is _Kind.NAME and is_type_word(kind.value))
-    ):
+    if kind is None or not _says_a_kind(kind):
         return index
     again = any(other.value == kind.value for at, other in enumerate(tokens) if at != end)
     return end + 1 if again else index
@@ -1770,9 +1773,7 @@ def _phrases(tokens: Sequence[_Token]) -> tuple[list[tuple[list[_Token], list[st
         heads = [i for i, part in enumerate(run) if part.kind in _HEAD_KINDS]
         if held is not None:
             # 浇花的阀门; 跑步机的插座 and 日立的冷气, 插座 and 空调 also names of the home's devices
-            if len(run) == 1 and (
-                run[0].kind is _Kind.TYPE or (run[0].kind is _Kind.NAME and is_type_word(run[0].value))
-            ):
+            if len(run) == 1 and _says_a_kind(run[0]):
                 modifier, rooms, heads = held[0], [*held[1], *rooms], [0]
             else:
                 phrases.append(held)
