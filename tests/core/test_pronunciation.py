@@ -131,7 +131,8 @@ def test_words_of_other_varieties_are_said_as_they_are():
     [
         {"initials": {"zh": "z"}},
         {"initials": {"zh": "z"}, "finals": ["ang"]},
-        {"initials": {"zh": 3}, "finals": {}},
+        {"initials": {"zh": 3}, "finals": {}, "syllables": {}},
+        {"initials": {"zh": "z"}, "finals": {"ang": "an"}},
         "zh: z",
     ],
 )
@@ -142,9 +143,25 @@ def test_a_malformed_likeness_file_is_refused(raw):
 
 def test_sounds_fold_at_the_start_and_the_end_of_a_syllable():
     folding = SoundFolding.from_data(
-        {"initials": {"zh": "z", "n": "l"}, "finals": {"ang": "an", "eng": "en"}}
+        {"initials": {"zh": "z", "n": "l"}, "finals": {"ang": "an", "eng": "en"}, "syllables": {}}
     )
     assert [folding.fold(s) for s in ("zhang", "nan", "neng", "ang")] == ["zan", "lan", "len", "an"]
+
+
+def test_a_whole_syllable_is_respelled_before_its_sounds_fold():
+    folding = SoundFolding.from_data(
+        {"initials": {"h": "f"}, "finals": {"ang": "an"}, "syllables": {"huang": "fang", "hua": "fa"}}
+    )
+    assert [folding.fold(s) for s in ("huang", "fang", "hua", "hen")] == ["fan", "fan", "fa", "fen"]
+
+
+@pytest.mark.parametrize(
+    ("said", "home_word"),
+    [("发园", "花园"), ("客黄", "客房"), ("轰扇", "风扇")],
+)
+def test_f_and_h_merged_with_the_u_of_hu_are_heard_as_the_home_word(said, home_word):
+    index = SoundIndex.build([home_word, "客厅"])
+    assert index.word_like(said) == home_word
 
 
 def _home():

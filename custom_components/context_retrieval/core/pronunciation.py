@@ -106,14 +106,19 @@ class SoundFolding:
 
     initials: tuple[tuple[str, str], ...]
     finals: tuple[tuple[str, str], ...]
+    syllables: tuple[tuple[str, str], ...] = ()
+    """Whole syllables respelled before their initial and final fold (hua → fa: 发园 for 花园)."""
 
     @classmethod
     def from_data(cls, raw: object, where: str = LIKENESS_FILE) -> SoundFolding:
-        """Return the folding of ``{initials: {zh: z}, finals: {ang: an}}``, or raise LikenessError."""
-        if not isinstance(raw, dict) or set(raw) != {"initials", "finals"}:
-            raise LikenessError(f"{where}: expected the sections initials and finals")
+        """Return the folding of ``{initials: {zh: z}, finals: {ang: an}, syllables: {hua: fa}}``.
+
+        Raise LikenessError when malformed.
+        """
+        if not isinstance(raw, dict) or set(raw) != {"initials", "finals", "syllables"}:
+            raise LikenessError(f"{where}: expected the sections initials, finals and syllables")
         parts: list[tuple[tuple[str, str], ...]] = []
-        for section in ("initials", "finals"):
+        for section in ("initials", "finals", "syllables"):
             pairs = raw[section]
             if not isinstance(pairs, dict) or not all(
                 isinstance(k, str) and isinstance(v, str) and k.isascii() and k.isalpha() and v.isalpha()
@@ -124,7 +129,8 @@ class SoundFolding:
         return cls(*parts)
 
     def fold(self, syllable: str) -> str:
-        """Return the syllable with its initial and its final folded (shang → san)."""
+        """Return the syllable respelled whole, then with its initial and its final folded (shang → san)."""
+        syllable = dict(self.syllables).get(syllable, syllable)
         for heard, read in self.initials:
             if syllable.startswith(heard) and len(syllable) > len(heard):
                 syllable = read + syllable[len(heard) :]

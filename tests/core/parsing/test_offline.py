@@ -855,6 +855,13 @@ def test_cantonese_adjust_before_a_step_is_the_verb() -> None:
         ("电视声音 down 一点", "调低音量", "电视"),  # the direction after what it moves
         ("息咗台灯", "关闭", "台灯"),  # 息 written for Cantonese 熄
         ("俺屋里的台灯关了", "关闭", "台灯"),  # northern 俺 = I, my
+        ("台灯拍熄", "关闭", "台灯"),  # Hokkien 拍 = 打
+        ("台灯卡光一点", "调亮", "台灯"),  # Hokkien 光 = bright
+        ("厝内的灯拢拍熄", "关闭", "灯"),  # Hokkien 厝内 = at home, 拢 = all
+        ("空调关咖", "关闭", "空调"),  # Changsha 咖 = 了
+        ("电视声音搞细点", "调小音量", "电视"),  # Changsha 细 = small
+        ("风扇开一下子", "打开", "风扇"),
+        ("洗衣机整起", "打开", "洗衣机"),  # southwestern 整 = do
     ],
 )
 def test_wu_and_everyday_words_are_read(text: str, action: str, name: str) -> None:
