@@ -77,6 +77,8 @@ def test_a_kind_of_a_category_is_in_it(device_category, category, expected):
         ("窗帘", "Blind", ("天窗", ""), True),
         ("窗帘", "Blind", ("次卧百叶窗",), False),
         ("遮阳", "Blind", ("遮阳篷",), False),
+        ("窗帘", "Blind", ("阳台卷帘门", "防台卷帘"), True),  # a roller shutter is no curtain
+        ("卷帘", "Blind", ("阳台卷帘门",), False),
         ("灯", "Light", ("晾衣架",), False),
         ("空调", "AirConditioner", ("洗手间浴霸",), True),  # a bath heater on a climate entity
         ("空调", "AirConditioner", ("主人房空调",), False),
