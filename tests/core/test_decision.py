@@ -360,6 +360,23 @@ def test_a_device_found_by_its_type_alone_is_not_the_one_named():
 
 
 @pytest.mark.parametrize(
+    ("said", "outcome"), [("阿宝房灯调成红色", Outcome.ASK), ("阿宝房星空灯调成红色", Outcome.ACT)]
+)
+def test_a_device_named_in_full_that_cannot_do_it_is_not_replaced_by_another(said, outcome):
+    """阿宝房灯 is white only: the search finds the room's colour light, which was not said."""
+    white = Device(id="light.w", name="阿宝房灯", room="阿宝房", category="Light", commands=[TURN_ON])
+    stars = Device(id="light.s", name="星空灯", room="阿宝房", category="Light", commands=[TURN_ON, COLOUR])
+    found = result(
+        Command(a="设置=红色", s="阿宝房", n="灯", t="Light"),
+        device("light.s", COLOUR.id, "room_hit", "type_hit"),
+    )
+    decision = decide([found], {white.id: white, stars.id: stars}, said)
+    assert decision.outcome is outcome
+    if outcome is Outcome.ASK:
+        assert (decision.reason, decision.subject) == (AskReason.NO_COMMAND, ("light.w",))
+
+
+@pytest.mark.parametrize(
     ("name", "outcome"), [("妈妈", Outcome.ACT), ("妈妈灯", Outcome.ACT), ("爸爸灯", Outcome.ASK)]
 )
 def test_a_part_of_a_name_that_is_its_own_calls_the_device(name, outcome):

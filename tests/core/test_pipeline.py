@@ -552,7 +552,14 @@ def test_a_set_named_by_its_word_leaves_out_what_people_do_not_call_that(home):
         Device(id="sheer", name="纱帘", room="主卧", category="Blind", commands=[OPEN, CLOSE]),
         Device(id="rack", name="阳台晾衣架", room="阳台", category="Blind", commands=[OPEN, CLOSE]),
         Device(id="sky", name="天窗", room="书房", category="Blind", commands=[OPEN, CLOSE], kind="窗户"),
-        Device(id="shutter", name="阳台防台", room="阳台", category="Blind", commands=[OPEN, CLOSE], kind="卷帘窗"),
+        Device(
+            id="shutter",
+            name="阳台防台",
+            room="阳台",
+            category="Blind",
+            commands=[OPEN, CLOSE],
+            kind="卷帘窗",
+        ),
         Device(id="roller", name="车库卷闸", room="阳台", category="Blind", commands=[OPEN, CLOSE]),
     ]
     (curtains,) = run(covers, "关闭所有窗帘", cmd("关闭", n="窗帘", t="Blind", q="all"))

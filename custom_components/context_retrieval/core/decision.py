@@ -840,7 +840,8 @@ def _unclear_target(
     rooms = sorted(counts, key=lambda room: (-counts[room], room))  # the rooms with most of the set first
     if len(rooms) > 1 and _whole_home_unasked(result, top, text):
         return _which_room(rooms, result, top, targets, devices)
-    return None
+    # 阿宝房灯调成红色 finding the room's colour light: the light named cannot do it
+    return None if said_name else _named_one_unable(device, top, targets, devices, text)
 
 
 def _guessed(result: RetrievalResult, top: Candidate, targets: tuple[str, ...]) -> bool:
@@ -1124,6 +1125,42 @@ def _named_in_text(result: RetrievalResult, devices: Mapping[str, Device], text:
         elif length == best[0]:
             tie = True
     return None if best is None or tie else best[1]
+
+
+def _named_one_unable(
+    chosen: Device | None,
+    top: Candidate,
+    targets: tuple[str, ...],
+    devices: Mapping[str, Device],
+    text: str,
+) -> Decision | None:
+    """Return the answer that the device named cannot do it, when another was chosen; else None."""
+    named = _other_one_named(chosen, targets, devices, text)
+    if named is None or _command_of(named, top.capability_id) is not None:
+        return None
+    return Decision(Outcome.ASK, reason=AskReason.NO_COMMAND, subject=(named.id,))
+
+
+def _other_one_named(
+    chosen: Device | None, targets: tuple[str, ...], devices: Mapping[str, Device], text: str
+) -> Device | None:
+    """Return the device of the chosen one's kind the utterance calls by its own name, if not chosen.
+
+    The search keeps only devices that can do what was asked, so a device named in full that
+    cannot do it leaves its room's others, and acting on one of them would be a guess.
+    """
+    if chosen is None:
+        return None
+    said = compact(text)
+    alike = [d for d in devices.values() if d.category == chosen.category and d.id not in targets]
+    called = {d.id: [n for n in _called(d) if not is_kind_word(n)] for d in (*alike, chosen)}
+    others = [n for names in called.values() for n in names]
+    named = [
+        d
+        for d in alike
+        if any(_said_whole(n, said, [o for o in others if o not in called[d.id]]) for n in called[d.id])
+    ]
+    return named[0] if len(named) == 1 else None
 
 
 def _said_whole(name: str, said: str, others: Sequence[str]) -> bool:
