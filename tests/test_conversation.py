@@ -221,7 +221,7 @@ async def test_them_after_a_question_about_a_set_are_the_ones_the_answer_named(
     loaded_entry, home: HomeAssistant, calls
 ):
     home.states.async_set("light.kitchen", "on", home.states.get("light.kitchen").attributes)
-    home.states.async_set("light.bedside", "off", home.states.get("light.bedside").attributes)
+    home.states.async_set("light.bedside", "unavailable", home.states.get("light.bedside").attributes)
     asked = await say(home, "哪些灯开着")
     result = await say(home, "把它们都关了", asked.conversation_id)
     (call,) = made(calls)
@@ -229,7 +229,7 @@ async def test_them_after_a_question_about_a_set_are_the_ones_the_answer_named(
     assert call[0] == "light.turn_off"
     assert sorted(call[1]) == on
     assert "light.kitchen" in on
-    assert "light.bedside" not in call[1]
+    assert "light.bedside" not in call[1]  # unavailable: in no state to turn off
     assert "厨房灯" in speech(result)
 
 

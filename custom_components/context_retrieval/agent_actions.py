@@ -16,7 +16,13 @@ from typing import TYPE_CHECKING, Any
 from homeassistant.components import conversation
 from homeassistant.components.cover import CoverState
 from homeassistant.components.lock import LockState
-from homeassistant.const import ATTR_ENTITY_ID, ATTR_UNIT_OF_MEASUREMENT, STATE_OFF, STATE_ON
+from homeassistant.const import (
+    ATTR_ENTITY_ID,
+    ATTR_UNIT_OF_MEASUREMENT,
+    STATE_OFF,
+    STATE_ON,
+    STATE_UNAVAILABLE,
+)
 from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import intent
 from homeassistant.helpers.translation import async_get_translations
@@ -305,7 +311,8 @@ def _state_after(command_id: str) -> str | None:
 def _still_to_change(hass: HomeAssistant, action: Action) -> Action:
     """Return a set's switching action on the members not already in the state it leaves them in.
 
-    One device, a value, or a set already all there, is left as it is.
+    A member that is unavailable is in no state to change. One device, a value, or a set already
+    all there, is left as it is.
     """
     after = _state_after(action.command.id)
     if after is None or len(action.device_ids) == 1:
@@ -313,7 +320,7 @@ def _still_to_change(hass: HomeAssistant, action: Action) -> Action:
     to_change = tuple(
         device_id
         for device_id in action.device_ids
-        if (state := hass.states.get(device_id)) is None or state.state != after
+        if (state := hass.states.get(device_id)) is None or state.state not in {after, STATE_UNAVAILABLE}
     )
     return replace(action, device_ids=to_change) if to_change else action
 

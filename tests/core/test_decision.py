@@ -592,6 +592,8 @@ def test_a_scene_said_by_its_name_alone_is_run():
     assert decision.outcome is Outcome.ACT
     assert [(a.device_ids, a.command.id) for a in decision.actions] == [(("script.morning",), run.id)]
     assert decide([unread], home, "明天早安的时候提醒我").outcome is Outcome.HAND_OFF  # more than the name
+    upstairs = result(Command(a="UNKNOWN", s="二楼"), *found, meta={"raw_text_reading": []})
+    assert decide([upstairs], home, "二楼早安").outcome is Outcome.HAND_OFF  # a floor the script is not on
 
 
 def test_a_scene_is_run_by_its_name_without_the_word_of_its_kind():

@@ -919,6 +919,9 @@ def _scene_said_alone(result: RetrievalResult, devices: Mapping[str, Device], te
     spoken, scene = named[0]
     if len(said) - len(spoken) > MAX_SCENE_EXTRA:
         return None  # 空气净化器切到睡眠模式, 明天早上七点叫我起床: more is said than the scene's name
+    rooms = [compact(room.lstrip("!")) for room in result.command.s.split(",")]
+    if any(room not in ("", ANY_ROOM, compact(scene.room)) and room not in spoken for room in rooms):
+        return None  # 一楼的灯全部熄咖 holds a script called 灯全部熄咖, which is not the first floor's
     activate = next((c for c in scene.commands if not c.readable and not takes_argument(c)), None)
     return Action((scene.id,), activate) if activate is not None else None
 
