@@ -1060,3 +1060,10 @@ def test_cantonese_steps_and_fan_speeds_are_read(text: str, actions: list[str]) 
 def test_strength_words_step_and_a_level_is_its_number(text: str, action: str) -> None:
     commands, unread, *_ = OfflineParser.build(ROOMS, DEVICE_NAMES).read(text)
     assert ([c.a for c in commands], unread) == ([action], ())
+
+
+def test_a_name_saying_where_in_its_room_is_called_by_what_it_is():
+    """A group named 园子里的灯 in the room 园子: 园子里的灯都关了 is every light there, not a name 里的灯."""
+    parser = OfflineParser.build(["园子", "客厅"], ["园子里的灯", "客厅灯"])
+    (command,) = parser.parse("园子里的灯都关了")
+    assert (command.a, command.s, command.n, command.q) == ("关闭", "园子", "灯", "all")

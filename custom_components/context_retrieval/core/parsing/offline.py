@@ -672,7 +672,8 @@ class OfflineParser:
             full = compact(device_name)
             key = room_keys.strip(full)
             if key != full:
-                key = key.strip(LINKING_WORD)  # 爷爷奶奶屋的灯 without its room is 灯, not 的灯
+                # 爷爷奶奶屋的灯 without its room is 灯, not 的灯; 园子里的灯 too, not 里的灯
+                key = _without_leading_fillers(key.strip(LINKING_WORD)).strip(LINKING_WORD)
             if key != full and key in ATTRIBUTE_WORDS:
                 continue  # 主卧湿度 without its room is the attribute 湿度 (湿度设到55), not a name
             if key and key not in names:
@@ -1070,6 +1071,15 @@ class _RoomKeys:
             if found:
                 return name.replace(min(found)[1], "", 1)
         return name
+
+
+def _without_leading_fillers(name: str) -> str:
+    """Return a name without the function words it starts with (里的灯: 的灯), if anything is left."""
+    for size in range(min(len(name) - 1, max(map(len, _FUNCTION_WORDS))), 0, -1):
+        word = _FUNCTION_WORDS.get(name[:size])
+        if word is not None and word[0] is _Kind.FILLER:
+            return _without_leading_fillers(name[size:])
+    return name
 
 
 def _tokenize(text: str, lexicon: OfflineParser) -> list[_Token]:
