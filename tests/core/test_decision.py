@@ -74,6 +74,23 @@ OSCILLATE = CommandSpec(
     description="设置摇头摆风",
     value_list=[{"value": True, "description": "开启摇头"}, {"value": False, "description": "关闭摇头"}],
 )
+SWING = CommandSpec(
+    id="climate.set_swing_mode",
+    description="设置摆风",
+    value_list=[
+        {"value": "off", "description": "关闭摆风"},
+        {"value": "vertical", "description": "上下摆风"},
+    ],
+)
+SWING_BOTH = CommandSpec(
+    id="climate.set_swing_mode",
+    description="设置摆风",
+    value_list=[
+        {"value": "off", "description": "关闭摆风"},
+        {"value": "vertical", "description": "上下摆风"},
+        {"value": "horizontal", "description": "左右摆风"},
+    ],
+)
 COLOUR = CommandSpec(
     id="light.turn_on:color_name",
     description="设置颜色",
@@ -126,6 +143,9 @@ def result(command: Command, *candidates: Candidate, hint: str | None = None, **
         ("设置=冷光", COLOUR_TEMPERATURE, 5000, None),  # held within the lamp's range
         ("设置=彩虹", COLOUR_TEMPERATURE, None, ArgumentProblem.MISSING),  # a range lists nothing to choose
         ("设置摆风=关闭", OSCILLATE, False, None),
+        ("设置摆风=开启", SWING, "vertical", None),  # the one setting that is not off
+        ("设置摆风=关闭", SWING, "off", None),
+        ("设置摆风=开启", SWING_BOTH, None, ArgumentProblem.UNKNOWN_VALUE),  # up-down or sideways?
         ("设置=dry模式", MODE, None, ArgumentProblem.UNKNOWN_VALUE),
         # a fan of three speeds: Home Assistant's whole percentages, rounded down (67 % is the top speed)
         ("设置风速=2档", THREE_SPEEDS, 66, None),

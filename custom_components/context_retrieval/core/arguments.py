@@ -16,6 +16,7 @@ import yaml
 
 from .fusion import ActionValue, is_plain_number, listed_words, takes_argument
 from .parsing.offline import EXTREME_VALUES, relative_direction
+from .spec import VERB_SYNONYMS
 from .text import compact, package_text
 
 if TYPE_CHECKING:
@@ -41,6 +42,10 @@ _SMALLEST_STEP = {1: 0.01}
 
 LEVEL_WORD = "档"
 """The word of a numbered level (三档): the third step of a range."""
+SWITCHED_ON_WORDS = frozenset({"开启", *VERB_SYNONYMS["开启"]})
+"""Values saying a setting is switched on (设置摆风=开启)."""
+OFF_VALUE = "off"
+"""Home Assistant's value of a listed setting switched off (swing_mode off)."""
 STEP_TOLERANCE = 1e-6
 """How far from a step a number may be (in steps) and still be on it."""
 
@@ -227,6 +232,10 @@ def _listed_value(action: str, value_list: list[dict[str, Any]]) -> Argument:
         # 设置摆风=开启 on a fan listing 开启摇头 and 关闭摇头: the one value whose words hold it.
         holding = [item for item in value_list if text in compact(str(item.get("description") or ""))]
         best = (len(text), holding[0].get("value")) if len(holding) == 1 else None
+    if best is None and text in SWITCHED_ON_WORDS:
+        # 摆风=开启 on an air conditioner listing off and vertical: the one that is not off.
+        on = [item for item in value_list if str(item.get("value")).lower() != OFF_VALUE]
+        best = (len(text), on[0].get("value")) if len(on) == 1 < len(value_list) else None
     if best is None:
         return Argument(problem=ArgumentProblem.UNKNOWN_VALUE if equals else ArgumentProblem.MISSING)
     return Argument(best[1])
