@@ -1067,3 +1067,10 @@ def test_a_name_saying_where_in_its_room_is_called_by_what_it_is():
     parser = OfflineParser.build(["园子", "客厅"], ["园子里的灯", "客厅灯"])
     (command,) = parser.parse("园子里的灯都关了")
     assert (command.a, command.s, command.n, command.q) == ("关闭", "园子", "灯", "all")
+
+
+@pytest.mark.parametrize(("text", "unread"), [("窗帘拉一半", ()), ("窗帘放一半", ()), ("窗帘一半", ())])
+def test_the_verb_said_before_an_amount_is_read_with_it(text: str, unread: tuple) -> None:
+    """拉一半, 放一半: one character before the amount a setting takes is its verb, not a word left out."""
+    reading = OfflineParser.build(ROOMS, DEVICE_NAMES).read(text)
+    assert ([c.a for c in reading.commands], reading.unread) == (["设置位置=50%"], unread)

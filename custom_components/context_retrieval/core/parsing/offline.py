@@ -855,22 +855,43 @@ def unread_words(
             or _says_what_i_do(clause)
         ):
             continue  # 我下去拿点酸菜, 我换个水: a clause saying why; 一会儿洗澡再开: what is for later
-        run, latin = "", ""
-        for token in [*clause, _Token(_Kind.SEP, "")]:
-            if token.kind is _Kind.OTHER and has_latin(token.text):
-                latin += token.text
-                continue
-            if latin:
-                runs += [latin] if latin not in read else []
-                latin = ""
-            if token.kind is _Kind.OTHER and has_han(token.text) and token.text not in read:
-                run += token.text
-            elif run:
-                runs.append(run)
-                run = ""
-            if token.kind is _Kind.ROOM and compact(token.value) not in rooms:
-                runs.append(token.text)  # 扫地机去扫一下主卧: a place no command goes to
+        runs += _unread_in_clause(clause, read, rooms)
     return tuple(dict.fromkeys(runs))
+
+
+def _unread_in_clause(clause: Sequence[_Token], read: str, rooms: set[str]) -> list[str]:
+    """Return the runs of one clause's characters and Latin words that ``read`` does not hold."""
+    runs: list[str] = []
+    run, latin = "", ""
+    ending = [*clause, _Token(_Kind.SEP, "")]
+    for token, following in zip(ending, [*ending[1:], ending[-1]], strict=True):
+        if _verb_of_amount(token, following, read):
+            continue  # 窗帘拉一半: the verb of a setting's value said after it
+        if token.kind is _Kind.OTHER and has_latin(token.text):
+            latin += token.text
+            continue
+        if latin:
+            runs += [latin] if latin not in read else []
+            latin = ""
+        if token.kind is _Kind.OTHER and has_han(token.text) and token.text not in read:
+            run += token.text
+        elif run:
+            runs.append(run)
+            run = ""
+        if token.kind is _Kind.ROOM and compact(token.value) not in rooms:
+            runs.append(token.text)  # 扫地机去扫一下主卧: a place no command goes to
+    return runs
+
+
+def _verb_of_amount(token: _Token, following: _Token, read: str) -> bool:
+    """Return True for one unknown character just before a number a command reads (拉 of 拉一半)."""
+    return (
+        token.kind is _Kind.OTHER
+        and len(token.text) == 1
+        and has_han(token.text)
+        and following.kind is _Kind.NUM
+        and "=" in read
+    )
 
 
 def _split_at_separators(tokens: Sequence[_Token]) -> list[list[_Token]]:
