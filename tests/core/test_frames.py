@@ -86,6 +86,17 @@ def test_a_room_said_alone_corrects_the_last_command_but_not_with_other_words_un
     )
     unread = Command(a="UNKNOWN", s="主卧")
     assert with_frame(unread, last, "主卧的留着") == unread
+    assert with_frame(Command(a="UNKNOWN", s="书房"), last, "哦不是，书房").a == "打开"  # no, the study
+
+
+@pytest.mark.parametrize("said", ["哦不是，书房", "不对，是书房的", "哦不是,我讲的是书房"])
+def test_a_correction_saying_no_then_the_room_takes_the_last_command(home, said):
+    from custom_components.context_retrieval.core.pipeline import retrieve
+
+    state = ConversationState()
+    retrieve("打开卧室的台灯", home, None, state)
+    (result,) = retrieve(said, home, None, state)
+    assert (result.command.a, result.command.s) == ("打开", "书房")
 
 
 def test_a_lock_implied_by_the_verb_is_the_lock_just_mentioned():

@@ -180,15 +180,15 @@ def _kind_in_the_last_room(command: Command, last: Command, said: str) -> bool:
     )
 
 
-CORRECTION_PARTICLES = frozenset("的那个吧呢啊呀嘛是只台盏部")
+CORRECTION_PARTICLES = frozenset("的那个吧呢啊呀嘛是只台盏部哦噢")
 """What a correction says besides its room or name: particles, classifiers (书房的, 是书房那个吧, 那只)."""
 
 
 def _only_rooms_said(said: str, command: Command) -> bool:
-    """Return True when the utterance says its rooms and nothing more than particles (书房的)."""
+    """Return True when the utterance says its rooms and nothing more than particles (书房的, 哦，客房)."""
     for room in sorted(command.s.split(","), key=len, reverse=True):
         said = said.replace(compact(room), "")
-    return not set(said) - CORRECTION_PARTICLES
+    return not {char for char in said if char.isalnum()} - CORRECTION_PARTICLES
 
 
 def with_implied_target(command: Command, text: str, implied: str, mentioned: Sequence[str]) -> Command:
