@@ -340,6 +340,20 @@ def test_a_device_named_by_a_rooms_alias_and_its_kind_is_the_rooms_kind_said() -
     assert (command.n, command.q) == ("灯", "one")
 
 
+def test_a_device_named_after_another_room_is_called_by_its_whole_name() -> None:
+    """车库门口灯 hangs in the garden: 车库门口灯关了 is that light, not a 门口灯 in the garage."""
+    devices = [
+        Device(id="light.g", name="车库门口灯", room="花园", category="Light"),
+        Device(id="light.c", name="车库灯", room="车库", category="Light"),
+        Device(id="light.m", name="客厅主灯", room="客厅", category="Light"),
+    ]
+    calls = DeviceCalls.of(devices, [Room("花园"), Room("车库"), Room("客厅")])
+    parser = OfflineParser.build(["花园", "车库", "客厅"], [d.name for d in devices], calls=calls)
+
+    assert [(c.s, c.n) for c in parser.parse("车库门口灯关了")] == [("*", "车库门口灯")]
+    assert [(c.s, c.n) for c in parser.parse("客厅主灯关了")] == [("客厅", "主灯")]  # its own room
+
+
 def test_a_device_named_by_the_end_of_its_rooms_name_and_its_kind_is_the_rooms_kind_said() -> None:
     """走廊灯 in the room 二楼走廊: 二楼走廊灯 is that light; 西厨的岛台灯 names one area twice."""
     devices = [

@@ -587,6 +587,9 @@ class DeviceCalls:
     the rooms of the devices are not known (then any device so called)."""
     room_aliases: Mapping[str, str] = field(default_factory=dict)
     """Each area alias (compacted) and the area's name (大卧室: 主卧)."""
+    named_after_elsewhere: frozenset[str] = frozenset()
+    """Names (as configured) holding another room's word than the device's own: 车库门口灯 in the
+    garden is called by its whole name, not read as a 门口灯 in the garage."""
 
     @classmethod
     def of(cls, devices: Sequence[Device], rooms: Sequence[Room] = ()) -> DeviceCalls:
@@ -621,7 +624,21 @@ class DeviceCalls:
             sole_names=frozenset(name for name, count in counts.items() if count == 1),
             room_named=frozenset(room_named),
             room_aliases={alias: name for name, aliases in room_words.items() for alias in aliases},
+            named_after_elsewhere=_named_after_elsewhere(devices, room_words),
         )
+
+
+def _named_after_elsewhere(devices: Sequence[Device], room_words: Mapping[str, list[str]]) -> frozenset[str]:
+    """Return the device names holding a word of a room other than the device's own (车库门口灯 in 花园)."""
+    everywhere = {word for room, aliases in room_words.items() for word in (room, *aliases) if word}
+    named = set()
+    for device in devices:
+        room = compact(device.room)
+        own = {room, *room_words.get(room, ())}
+        name = compact(device.name)
+        if room and any(word in name and word != name for word in everywhere - own):
+            named.add(device.name.strip())
+    return frozenset(named)
 
 
 @dataclass(slots=True, frozen=True)
@@ -678,6 +695,8 @@ class OfflineParser:
                 continue  # 主卧湿度 without its room is the attribute 湿度 (湿度设到55), not a name
             if key and key not in names:
                 names[key] = (_Kind.NAME, device_name.strip() if key == full else key)
+            if device_name.strip() in (calls or DeviceCalls()).named_after_elsewhere:
+                names[full] = (_Kind.NAME, device_name.strip())  # 车库门口灯, in the garden
         words.update(names)
         words.update(room_words)
         return cls(
