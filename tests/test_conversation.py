@@ -206,6 +206,26 @@ async def test_traditional_chinese_gets_traditional_replies(loaded_entry, home: 
     assert "哪個房間" in speech(asked)
 
 
+async def test_a_device_that_is_offline_is_said_to_be_so_and_not_called(
+    loaded_entry, home: HomeAssistant, calls
+):
+    home.states.async_set("light.kitchen", "unavailable", home.states.get("light.kitchen").attributes)
+    result = await say(home, "打开厨房灯")
+    assert made(calls) == []
+    assert speech(result) == "厨房灯离线了，现在控制不了。"
+    english = await say(home, "打开厨房灯", language="en")
+    assert speech(english) == "厨房灯 is offline, so it cannot be controlled now."
+
+
+async def test_a_set_acts_on_its_members_that_are_not_offline(loaded_entry, home: HomeAssistant, calls):
+    home.states.async_set("light.kitchen", "unavailable", home.states.get("light.kitchen").attributes)
+    await say(home, "所有灯都打开")
+    (call,) = made(calls)
+    assert call[0] == "light.turn_on"
+    assert "light.kitchen" not in call[1]
+    assert len(call[1]) > 1
+
+
 async def test_a_question_about_a_set_is_answered_grouped_by_value(loaded_entry, home: HomeAssistant, calls):
     for entity_id in ("light.kitchen", "light.bedside"):
         home.states.async_set(entity_id, "on", home.states.get(entity_id).attributes)

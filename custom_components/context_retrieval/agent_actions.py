@@ -166,7 +166,28 @@ async def async_act(
             data.choices.remember(chat_log.conversation_id, decision.choices)
         response.async_set_speech(_ask(decision, devices, replies))
         return _result(user_input, chat_log, response, continue_conversation=True)
+    return await _async_carry_out(hass, data, user_input, chat_log, retrieval, decision, replies)
+
+
+async def _async_carry_out(  # noqa: PLR0913 - the turn, its retrieval, and what was decided
+    hass: HomeAssistant,
+    data: ContextRetrievalData,
+    user_input: conversation.ConversationInput,
+    chat_log: conversation.ChatLog,
+    retrieval: Retrieval,
+    decision: Decision,
+    replies: Replies,
+) -> conversation.ConversationResult:
+    """Run the decision's actions and read its readings; return the reply saying what was done."""
+    devices = retrieval.home.by_id
+    response = intent.IntentResponse(language=user_input.language or hass.config.language)
     parts: list[str] = []
+    decision, offline = _without_offline(hass, decision)
+    if offline:
+        # 阁楼电暖器开一下 with the heater unavailable: say so rather than call it
+        parts.append(
+            replies.say("agent_offline", devices=replies.join([device_label(devices[d]) for d in offline]))
+        )
     if decision.actions:
         if any(result.command.n == LAST_MENTIONED for result in retrieval.results) or (
             retrieval.asked_before
@@ -308,11 +329,33 @@ def _state_after(command_id: str) -> str | None:
     return None if field is not None else STATE_AFTER.get((service or "").partition(".")[2])
 
 
+def _without_offline(hass: HomeAssistant, decision: Decision) -> tuple[Decision, list[str]]:
+    """Return the decision without its actions' unavailable targets, and the targets to say are offline.
+
+    A set keeps its members that are not (and says nothing of the others); an action left with no
+    target is dropped, and its targets are said to be offline.
+    """
+    actions: list[Action] = []
+    offline: list[str] = []
+    for action in decision.actions:
+        up = tuple(
+            d
+            for d in action.device_ids
+            if (state := hass.states.get(d)) is None or state.state != STATE_UNAVAILABLE
+        )
+        if up:
+            actions.append(replace(action, device_ids=up))
+        else:
+            offline += [d for d in action.device_ids if d not in offline]
+    if [a.device_ids for a in actions] == [a.device_ids for a in decision.actions]:
+        return decision, []
+    return replace(decision, actions=tuple(actions)), offline
+
+
 def _still_to_change(hass: HomeAssistant, action: Action) -> Action:
     """Return a set's switching action on the members not already in the state it leaves them in.
 
-    A member that is unavailable is in no state to change. One device, a value, or a set already
-    all there, is left as it is.
+    One device, a value, or a set already all there, is left as it is.
     """
     after = _state_after(action.command.id)
     if after is None or len(action.device_ids) == 1:
@@ -320,7 +363,7 @@ def _still_to_change(hass: HomeAssistant, action: Action) -> Action:
     to_change = tuple(
         device_id
         for device_id in action.device_ids
-        if (state := hass.states.get(device_id)) is None or state.state not in {after, STATE_UNAVAILABLE}
+        if (state := hass.states.get(device_id)) is None or state.state != after
     )
     return replace(action, device_ids=to_change) if to_change else action
 
