@@ -13,7 +13,7 @@ from custom_components.context_retrieval.core import (
     retrieve,
 )
 from custom_components.context_retrieval.core.parsing import OfflineParser
-from custom_components.context_retrieval.core.scope import RoomTable
+from custom_components.context_retrieval.core.scope import RoomTable, rooms_of_a_kind
 
 from .conftest import targets
 
@@ -182,3 +182,31 @@ def test_a_word_for_a_kind_set_apart_means_none_of_the_others():
     index = build_vector_searcher(both, rooms=[Room("客厅")])
     [found] = retrieve("客厅窗户关上", both, None, ConversationState(), vector_searcher=index)
     assert targets(found)[0] == "cover.window"
+
+
+BATHROOMS = (
+    Room("一楼卫生间", floor_names=("一楼",)),
+    Room("二楼卫生间", floor_names=("二楼",)),
+    Room("主卧", floor_names=("二楼",)),
+    Room("主卫", aliases=("主卧卫生间",), floor_names=("二楼",)),
+)
+BATHROOM_LIGHTS = [
+    Device("light.bath1", "一楼卫生间灯", "一楼卫生间", "Light", [ON, OFF]),
+    Device("light.bath2", "二楼卫生间灯", "二楼卫生间", "Light", [ON, OFF]),
+    Device("light.master_bath", "主卫灯", "主卫", "Light", [ON, OFF]),
+    Device("light.master", "主卧灯", "主卧", "Light", [ON, OFF]),
+]
+
+
+def test_rooms_named_a_kind_after_a_floor_or_another_room_are_rooms_of_that_kind():
+    assert rooms_of_a_kind(BATHROOMS) == {"卫生间": ("一楼卫生间", "二楼卫生间", "主卫")}
+
+
+def test_every_room_of_a_kind_said_with_an_all_word_is_the_scope():
+    """所有卫生间的灯: the lights of 一楼卫生间, 二楼卫生间 and 主卫 (主卧卫生间); 卫生间的灯 names no room."""
+    index = build_vector_searcher(BATHROOM_LIGHTS, rooms=BATHROOMS)
+    state = ConversationState()
+    [every] = retrieve("所有卫生间的灯打开", BATHROOM_LIGHTS, None, state, vector_searcher=index)
+    assert sorted(targets(every)) == ["light.bath1", "light.bath2", "light.master_bath"]
+    [one] = retrieve("卫生间的灯打开", BATHROOM_LIGHTS, None, ConversationState(), vector_searcher=index)
+    assert (one.command.s, one.command.q) == ("*", "one")

@@ -13,7 +13,7 @@ from .keyword import KeywordIndex
 from .parsing import OfflineParser, build_system_prompt
 from .parsing.offline import LEXICON_WORDS, DeviceCalls
 from .pronunciation import LatinNames, SoundIndex
-from .scope import RoomTable, with_owner_words
+from .scope import RoomTable, rooms_of_a_kind, with_owner_words
 from .spec import SpecIndex, build_command_document, build_fallback_document
 from .text import HomeWords, compact, has_han, variant_words
 from .vector import CommandVectorIndex
@@ -104,10 +104,14 @@ def with_embedder(index: HomeIndex, embedder: Embedder, query_embedder: Embedder
 
 
 def _room_words(devices: Sequence[Device], rooms: Sequence[Room]) -> tuple[str, ...]:
-    """Return every word saying a room: the devices' rooms, the rooms' names, aliases and floors."""
+    """Return every word saying a room: the devices' rooms, the rooms' names, aliases and floors.
+
+    And the kinds of rooms named after their floors (卫生间 of 一楼卫生间 and 二楼卫生间).
+    """
     return (
         *(device.room for device in devices),
         *(word for room in rooms for word in (room.name, *room.aliases, *room.floor_names)),
+        *rooms_of_a_kind(rooms),
     )
 
 

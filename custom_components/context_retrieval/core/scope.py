@@ -147,6 +147,32 @@ class ScopeOutcome:
     meta: dict[str, Any] = field(default_factory=dict)
 
 
+def rooms_of_a_kind(rooms: Sequence[Room]) -> dict[str, tuple[str, ...]]:
+    """Return each kind of room several rooms are named by after a floor or another room, and those rooms.
+
+    一楼卫生间, 二楼卫生间 and 主卫 (alias 主卧卫生间) are each a 卫生间: 所有卫生间的灯 is the
+    lights of all three. A kind that is itself a room's name or alias is that room's.
+    """
+    words = {room.name: [compact(w) for w in (room.name, *room.aliases) if w] for room in rooms}
+    said = {word for named in words.values() for word in named}
+    kinds: dict[str, list[str]] = {}
+    for room in rooms:
+        before = {
+            *map(compact, room.floor_names),
+            *(w for name, ws in words.items() if name != room.name for w in ws),
+        }
+        for word in words[room.name]:
+            for start in {len(p) for p in before if p and word.startswith(p)}:
+                kind = word[start:]
+                if (
+                    len(kind) >= MIN_ROOM_WORD_CHARS
+                    and kind not in said
+                    and room.name not in kinds.get(kind, ())
+                ):
+                    kinds.setdefault(kind, []).append(room.name)
+    return {kind: tuple(named) for kind, named in kinds.items() if len(named) > 1}
+
+
 @dataclass(slots=True)
 class RoomTable:
     """Per-device rooms, and rooms read from names, prepared once per device set."""
@@ -154,7 +180,8 @@ class RoomTable:
     room_index: dict[str, int]
     """Compacted room name or alias -> room id."""
     floor_index: dict[str, tuple[int, ...]]
-    """Compacted floor name or alias -> ids of the rooms on that floor."""
+    """Compacted floor name or alias -> ids of the rooms on that floor; a kind of room named after
+    floors (卫生间 of 一楼卫生间, 二楼卫生间) -> the rooms of that kind."""
     room_ids: np.ndarray
     """Room id of each device (NO_ROOM when empty)."""
     name_room_ids: np.ndarray
@@ -166,6 +193,8 @@ class RoomTable:
     vocabulary: frozenset[str]
     """Room words (names and aliases) worth looking for inside other text."""
     longest: int
+    kinds: frozenset[str] = frozenset()
+    """The words of ``floor_index`` that are kinds of room, not floors."""
 
     @classmethod
     def build(cls, rooms: Sequence[str], names: Sequence[str], known: Sequence[Room] = ()) -> RoomTable:
@@ -186,6 +215,9 @@ class RoomTable:
             for floor in map(compact, room.floor_names):
                 if floor:
                     floor_rooms.setdefault(floor, set()).add(room_id)
+        kinds = rooms_of_a_kind(known)
+        for kind, named in kinds.items():
+            floor_rooms.setdefault(kind, set()).update(room_index[compact(name)] for name in named)
         floor_index = {
             floor: tuple(sorted(ids)) for floor, ids in floor_rooms.items() if floor not in room_index
         }
@@ -210,6 +242,7 @@ class RoomTable:
             compact_names,
             frozenset(vocabulary),
             longest,
+            frozenset(kinds),
         )
 
     def without_rooms(self, text: str) -> str:

@@ -397,8 +397,8 @@ class CommandSearch:
 
     def _names_a_floor(self, include: frozenset[str]) -> bool:
         """Return True when a word scoping the command is a floor of several rooms (一楼, 楼上)."""
-        floors = self.index.rooms.floor_index
-        return any(len(floors.get(compact(word), ())) > 1 for word in include)
+        floors, kinds = self.index.rooms.floor_index, self.index.rooms.kinds
+        return any(len(floors.get(word, ())) > 1 and word not in kinds for word in map(compact, include))
 
     def _floor_and_name(self, include: frozenset[str], hint: str) -> bool:
         """Return True when a floor word and the name said are one device's whole name (一楼暖气)."""

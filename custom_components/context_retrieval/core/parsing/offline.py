@@ -35,6 +35,7 @@ from custom_components.context_retrieval.core.models import (
     Command,
     Quantifier,
 )
+from custom_components.context_retrieval.core.scope import rooms_of_a_kind
 from custom_components.context_retrieval.core.text import LINKING_WORD, compact, has_han, has_latin
 
 if TYPE_CHECKING:
@@ -587,6 +588,8 @@ class DeviceCalls:
     the rooms of the devices are not known (then any device so called)."""
     room_aliases: Mapping[str, str] = field(default_factory=dict)
     """Each area alias (compacted) and the area's name (大卧室: 主卧)."""
+    room_kinds: frozenset[str] = frozenset()
+    """Kinds of room several rooms are named after their floors (卫生间 of 一楼卫生间, 二楼卫生间)."""
     named_after_elsewhere: frozenset[str] = frozenset()
     """Names (as configured) holding another room's word than the device's own: 车库门口灯 in the
     garden is called by its whole name, not read as a 门口灯 in the garage."""
@@ -624,6 +627,7 @@ class DeviceCalls:
             sole_names=frozenset(name for name, count in counts.items() if count == 1),
             room_named=frozenset(room_named),
             room_aliases={alias: name for name, aliases in room_words.items() for alias in aliases},
+            room_kinds=frozenset(rooms_of_a_kind(rooms)),
             named_after_elsewhere=_named_after_elsewhere(devices, room_words),
         )
 
@@ -897,7 +901,7 @@ def _unread_in_clause(clause: Sequence[_Token], read: str, rooms: set[str]) -> l
         elif run:
             runs.append(run)
             run = ""
-        if token.kind is _Kind.ROOM and compact(token.value) not in rooms:
+        if token.kind is _Kind.ROOM and compact(token.value) not in rooms and token.text not in read:
             runs.append(token.text)  # 扫地机去扫一下主卧: a place no command goes to
     return runs
 
@@ -1922,6 +1926,11 @@ def _settle_quantifier(target: _Target, lexicon: OfflineParser) -> None:
     else:
         rooms = [calls.room_aliases.get(compact(room), compact(room)) for room in target.include]
         room_named = generic and any((room, TYPE_WORDS[target.name]) in calls.room_named for room in rooms)
+    if kinds := [room for room in target.include if compact(room) in calls.room_kinds]:
+        # 卫生间的灯 with two bathrooms and no 所有 said: no room is said, 卫生间灯 is the name
+        target.include = [room for room in target.include if room not in kinds]
+        target.name = "".join(kinds) + (target.name if target.name != ANY_NAME else "")
+        generic = False
     areas = {calls.room_aliases.get(compact(room), compact(room)) for room in target.include}
     if len(areas) > 1 or (generic and not called and not room_named):  # 西厨的岛台: one area
         target.quantifier = Quantifier.ALL
