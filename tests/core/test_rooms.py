@@ -203,7 +203,7 @@ def test_rooms_named_a_kind_after_a_floor_or_another_room_are_rooms_of_that_kind
 
 
 def test_every_room_of_a_kind_said_with_an_all_word_is_the_scope():
-    """所有卫生间的灯: the lights of 一楼卫生间, 二楼卫生间 and 主卫 (主卧卫生间); 卫生间的灯 names no room."""
+    """所有卫生间的灯: the lights of 一楼卫生间, 二楼卫生间 and 主卫 (主卧卫生间); 卫生间的灯: no room."""
     index = build_vector_searcher(BATHROOM_LIGHTS, rooms=BATHROOMS)
     state = ConversationState()
     [every] = retrieve("所有卫生间的灯打开", BATHROOM_LIGHTS, None, state, vector_searcher=index)
