@@ -154,6 +154,9 @@ def result(command: Command, *candidates: Candidate, hint: str | None = None, **
         # the ends of a list, by the words that rank its values (自动风 is no end)
         ("设置风速=最大", FAN_MODES, "high", None),
         ("设置风速=最小", FAN_MODES, "low", None),
+        ("设置风速=低档", FAN_MODES, "low", None),  # 低 is 低风's alone; 档 is no value's
+        ("设置模式=冷一点", MODE, "cool", None),
+        ("设置模式=热冷", MODE, None, ArgumentProblem.UNKNOWN_VALUE),  # two values said
         ("设置模式=最大", MODE, None, ArgumentProblem.UNKNOWN_VALUE),  # 制冷 and 制热 rank nothing
     ],
 )

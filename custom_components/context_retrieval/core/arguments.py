@@ -17,7 +17,7 @@ import yaml
 from .fusion import ActionValue, is_plain_number, listed_words, takes_argument
 from .parsing.offline import EXTREME_VALUES, relative_direction
 from .spec import VERB_SYNONYMS
-from .text import compact, package_text
+from .text import compact, has_han, package_text
 
 if TYPE_CHECKING:
     from .models import CommandSpec
@@ -232,6 +232,8 @@ def _listed_value(action: str, value_list: list[dict[str, Any]]) -> Argument:
         # 设置摆风=开启 on a fan listing 开启摇头 and 关闭摇头: the one value whose words hold it.
         holding = [item for item in value_list if text in compact(str(item.get("description") or ""))]
         best = (len(text), holding[0].get("value")) if len(holding) == 1 else None
+    if best is None and equals and (only := _the_one_sharing_a_character(text, value_list)) is not None:
+        best = (1, only)  # 风速调到低档 of 自动风, 低风, 中风, 高风: 低 is 低风's alone
     if best is None and text in SWITCHED_ON_WORDS:
         # 摆风=开启 on an air conditioner listing off and vertical: the one that is not off.
         on = [item for item in value_list if str(item.get("value")).lower() != OFF_VALUE]
@@ -239,6 +241,23 @@ def _listed_value(action: str, value_list: list[dict[str, Any]]) -> Argument:
     if best is None:
         return Argument(problem=ArgumentProblem.UNKNOWN_VALUE if equals else ArgumentProblem.MISSING)
     return Argument(best[1])
+
+
+def _the_one_sharing_a_character(text: str, value_list: list[dict[str, Any]]) -> Any:
+    """Return the one listed value holding a character of ``text`` that no other value holds, else None.
+
+    Every such character must point to the same value (低档: 低 is only 低风's; 档 is none's).
+    """
+    words = [(item.get("value"), "".join(listed_words(item))) for item in value_list]
+    found = {
+        value
+        for char in set(text)
+        if has_han(char)
+        for holding in [[value for value, said in words if char in said]]
+        if len(holding) == 1
+        for value in holding
+    }
+    return found.pop() if len(found) == 1 else None
 
 
 def _ranged_value(action: str, said: ActionValue | None, command: CommandSpec) -> Argument:
