@@ -1088,3 +1088,17 @@ def test_the_verb_said_before_an_amount_is_read_with_it(text: str, unread: tuple
     """拉一半, 放一半: one character before the amount a setting takes is its verb, not a word left out."""
     reading = OfflineParser.build(ROOMS, DEVICE_NAMES).read(text)
     assert ([c.a for c in reading.commands], reading.unread) == (["设置位置=50%"], unread)
+
+
+@pytest.mark.parametrize(
+    ("text", "actions", "remarks"),
+    [
+        ("太吵了，先停一下", ["暂停"], ("太吵了",)),
+        ("太亮了，台灯关掉", ["关闭"], ("太亮了",)),
+        ("太吵了", ["调小"], ()),
+    ],
+)
+def test_a_complaint_before_what_to_do_about_it_says_why(text: str, actions: list, remarks: tuple) -> None:
+    """太吵了，先停一下: what is wrong, then the command; said alone, the complaint is the command."""
+    reading = OfflineParser.build(ROOMS, DEVICE_NAMES).read(text)
+    assert ([c.a for c in reading.commands], reading.remarks) == (actions, remarks)

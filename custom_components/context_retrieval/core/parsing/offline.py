@@ -783,7 +783,11 @@ def _what_to_do(clauses: list[list[_Token]]) -> tuple[list[list[_Token]], list[s
     鱼缸灯关脱,鱼也要困觉的: 困觉 (a scene's name) is no second target; 先关了,一会儿洗澡再开:
     what is to be done later is no command now (nothing here waits to do it).
     """
-    kept, remarks = clauses[:1], []
+    remarks: list[str] = []
+    if len(clauses) > 1 and _complains(clauses[0]) and any(map(_has_action_word, clauses[1:])):
+        # 太吵了，先停一下: what is wrong, then what to do about it
+        remarks, clauses = ["".join(token.text for token in clauses[0])], clauses[1:]
+    kept = clauses[:1]
     for clause in clauses[1:]:
         if (
             _says_when(clause)
@@ -794,6 +798,12 @@ def _what_to_do(clauses: list[list[_Token]]) -> tuple[list[list[_Token]], list[s
         else:
             kept.append(clause)
     return kept, remarks
+
+
+def _complains(tokens: Sequence[_Token]) -> bool:
+    """Return True for a clause saying only that something is too much (太吵了, 好热啊): no target."""
+    said = [token for token in tokens if token.kind not in {_Kind.FILLER, _Kind.SEP}]
+    return bool(said) and all(token.kind is _Kind.ADJUST for token in said)
 
 
 _KEEPING_KINDS = frozenset({_Kind.NEG, _Kind.EXC_START, _Kind.EXC_END})
