@@ -1103,3 +1103,10 @@ def test_a_complaint_before_what_to_do_about_it_says_why(text: str, actions: lis
     """太吵了，先停一下: what is wrong, then the command; said alone, the complaint is the command."""
     reading = OfflineParser.build(ROOMS, DEVICE_NAMES).read(text)
     assert ([c.a for c in reading.commands], reading.remarks) == (actions, remarks)
+
+
+def test_going_on_playing_is_read_as_said_either_way() -> None:
+    """接着放 is 继续播放: 接着 is otherwise "then", between two commands."""
+    parser = OfflineParser.build(ROOMS, DEVICE_NAMES)
+    assert parser.parse("电视接着放") == parser.parse("电视继续播放")
+    assert parser.read("电视接着放").unread == ()
