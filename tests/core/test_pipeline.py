@@ -1166,3 +1166,37 @@ def test_a_word_of_an_alias_held_by_a_room_word_is_no_name():
     (result,) = retrieve("爷爷的灯打开", home, None, ConversationState(), vector_searcher=index)
     assert result.command.s == "爷爷"  # the owner's word for the room, no name of the speaker
     assert ids(result)[0] == "lamp-1"
+
+
+def test_a_sensor_of_another_kind_found_with_its_device_does_not_shrink_the_set():
+    """客厅的风扇打开: the Dyson's PM2.5 reading, called by the Dyson's names, is no fan left out;
+    窗户都关上 with window contacts beside the one motorised window still leaves windows out."""
+    pm25 = CommandSpec(id="state", description="PM2.5浓度", readable=True)
+    opened = CommandSpec(id="state", description="窗户是否开着", readable=True)
+    home = [
+        Device(id="fan.dyson", name="戴森风扇", room="客厅", category="Fan", commands=[ON, OFF]),
+        Device(
+            id="sensor.pm25",
+            name="客厅PM2.5",
+            room="客厅",
+            category="Sensor",
+            aliases=["戴森风扇"],
+            kind="PM2.5浓度",
+            commands=[pm25],
+        ),
+        Device(
+            id="cover.sky", name="天窗", room="书房", category="Blind", commands=[OPEN, CLOSE], kind="窗户"
+        ),
+        Device(
+            id="sensor.win",
+            name="书房窗户",
+            room="书房",
+            category="Sensor",
+            kind="窗户是否开着",
+            commands=[opened],
+        ),
+    ]
+    (fans,) = run(home, "客厅的风扇打开", cmd("打开", s="客厅", n="风扇", t="Fan", q="all"))
+    assert "unsupported_targets" not in fans.meta
+    (windows,) = run(home, "窗户都关上", cmd("关闭", n="窗户", t="Blind", q="all"))
+    assert windows.meta.get("unsupported_targets") == 1

@@ -779,12 +779,25 @@ class CommandSearch:
         self.meta["excluded_by_name"] = len(pool) - len(left)
         return np.array(sorted(left), dtype=np.int64)
 
+    def _could_be_meant(self, position: int) -> bool:
+        """Return True unless a device is a sensor of another kind than was said (a fan's PM2.5 for 风扇).
+
+        A sensor of the kind said (窗户 of a window contact) may be what the user meant, and cannot
+        do it; a sensor is found with the device it belongs to (and that device's names) otherwise.
+        """
+        device = self.index.devices[position]
+        said = compact(self.ir.name_hint or "")
+        return any(not command.readable for command in device.commands) or (
+            bool(said) and said in compact(device.kind)
+        )
+
     def _targets_result(
         self, command: Command, positions: list[int], reasons: list[str], category: str | None = None
     ) -> RetrievalResult:
         """Return one device candidate, or groups by the command chosen for each, for a known target set."""
         capable, similarity = self._capable(np.array(positions, dtype=np.int64), target_set=True)
-        dropped = len(positions) - len(capable)
+        left_out = set(positions) - set(capable.tolist())
+        dropped = sum(self._could_be_meant(p) for p in left_out)
         if dropped:
             self.meta["unsupported_targets"] = dropped
         keyword_weight, vector_weight = GATED_WEIGHTS if category else UNGATED_WEIGHTS
