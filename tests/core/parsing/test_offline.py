@@ -771,6 +771,10 @@ def test_a_clause_without_an_action_that_opens_with_unknown_words_says_why() -> 
     assert parser.read("台灯关上,风扇也烧上").remarks == ()
     # a kind of device said may be what the clause is about
     assert parser.read("客厅太亮了,看电视晃眼睛").remarks == ()
+    # a room's owner doing something says why; the room alone says where
+    (pause,) = parser.read("风扇停一下,卧室要过去").commands
+    assert (pause.s, parser.read("风扇停一下,卧室要过去").remarks) == ("*", ("卧室要过去",))
+    assert [c.s for c in parser.read("开个风扇，卧室的").commands] == ["卧室"]
 
 
 @pytest.mark.parametrize(

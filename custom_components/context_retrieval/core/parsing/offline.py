@@ -850,6 +850,9 @@ def _says_why(tokens: Sequence[_Token]) -> bool:
         for token in tokens
     ):
         return False
+    said = [token.kind for token in tokens if token.kind not in {_Kind.FILLER, _Kind.PRON, _Kind.SEP}]
+    if said and said[0] is _Kind.ROOM and _Kind.OTHER in said and not {_Kind.NAME, _Kind.TYPE} & set(said):
+        return True  # 娭毑要过去: a room's owner doing something, not where to do it
     for token in tokens:
         if token.kind is _Kind.OTHER and has_han(token.text):
             return True
