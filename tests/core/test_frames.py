@@ -249,3 +249,16 @@ def test_an_interjection_before_a_follow_up_is_no_word_unread(home):
     (result,) = retrieve("好的，卧室的呢", home, None, state)
     assert (result.command.a, result.command.s) == ("打开", "卧室")
     assert "unread" not in result.meta
+
+
+def test_a_room_said_by_whose_it_is_is_the_last_commands_room(home):
+    """客厅几度, then 把他空调开了: the air conditioner of the room just talked about; alone, no room."""
+    from custom_components.context_retrieval.core.pipeline import retrieve
+
+    state = ConversationState()
+    retrieve("客厅温度多少", home, None, state)
+    (result,) = retrieve("把他空调开了", home, None, state)
+    assert (result.command.s, members(result)) == ("客厅", ["ac-1"])
+    (alone,) = retrieve("把他空调开了", home, None, ConversationState())
+    assert alone.command.s == "*"
+    assert with_frame(Command(a="打开", s="@room", n="灯"), Command(a="打开", s="卧室"), "他灯开").s == "卧室"

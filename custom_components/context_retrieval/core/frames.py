@@ -12,7 +12,16 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from .gating import CATEGORY_WORDS, category_named, is_type_word
-from .models import ANY_NAME, ANY_ROOM, LAST_MENTIONED, UNKNOWN_ACTION, UNKNOWN_CATEGORY, Command, Quantifier
+from .models import (
+    ANY_NAME,
+    ANY_ROOM,
+    LAST_MENTIONED,
+    LAST_ROOM,
+    UNKNOWN_ACTION,
+    UNKNOWN_CATEGORY,
+    Command,
+    Quantifier,
+)
 from .parsing import parse_scope
 from .parsing.offline import ACTION_OFF, ACTION_ON
 from .search import says_all
@@ -53,6 +62,7 @@ def with_frame(
     A name carried to a room where nothing is called so becomes its kind: 那厨房呢 after 客厅大灯关了
     is about the kitchen's light, the kitchen having no 大灯.
     """
+    command = _in_whose_room(command, last)
     if last is None:
         return command
     said = compact(text)  # in any variety: Cantonese 纱帘都系 is 纱帘也一样
@@ -182,6 +192,20 @@ def _kind_in_the_last_room(command: Command, last: Command, said: str) -> bool:
 
 CORRECTION_PARTICLES = frozenset("的那个吧呢啊呀嘛是只台盏部哦噢")
 """What a correction says besides its room or name: particles, classifiers (书房的, 是书房那个吧, 那只)."""
+
+
+def _in_whose_room(command: Command, last: Command | None) -> Command:
+    """Return the command with a room said by whose it is (他空调) read as the last command's room.
+
+    With no last command, or one of the whole home, no room is said.
+    """
+    rooms = command.s.split(",")
+    if LAST_ROOM not in rooms:
+        return command
+    said = [room for room in rooms if room != LAST_ROOM]
+    if last is not None and last.s != ANY_ROOM:
+        said += [room for room in last.s.split(",") if not room.startswith("!") and room not in said]
+    return replace(command, s=",".join(said) or ANY_ROOM)
 
 
 def _only_rooms_said(said: str, command: Command) -> bool:

@@ -18,6 +18,8 @@ class Quantifier(StrEnum):
 
 UNKNOWN_ACTION = "UNKNOWN"
 LAST_MENTIONED = "@last"
+LAST_ROOM = "@room"
+"""A room said by whose it is, in a follow-up (把他空调开起 after 轩轩房间几度): the last command's room."""
 ANY_ROOM = "*"
 ANY_NAME = "*"
 UNKNOWN_CATEGORY = "Unknown"

@@ -29,6 +29,7 @@ from custom_components.context_retrieval.core.models import (
     ANY_NAME,
     ANY_ROOM,
     LAST_MENTIONED,
+    LAST_ROOM,
     UNKNOWN_ACTION,
     UNKNOWN_CATEGORY,
     UNKNOWN_COMMAND,
@@ -357,6 +358,8 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     **_words(_Kind.ANY, "随便", "任意", "随机", "任何", "哪个都行"),
     **_mapped(_Kind.PRON, dict.fromkeys(("它", "它们", "刚才的", "刚才那个", "刚刚的", "刚才"), _REFERENCE)),
     **_mapped(_Kind.PRON, {"上一个": _REFERENCE}),
+    # 他/她 before a device or room word: the room of whoever was just talked about (他空调, 她屋)
+    **_mapped(_Kind.ROOM, dict.fromkeys(("他", "她"), LAST_ROOM)),
     **_mapped(_Kind.PRON, dict.fromkeys(("那个", "这个", "那台", "这台", "那盏", "这盏"), _DEMONSTRATIVE)),
     **_mapped(_Kind.PRON, dict.fromkeys(("那支", "这支", "那部", "这部", "那只", "这只"), _DEMONSTRATIVE)),
     **_words(_Kind.EXC_START, "除了", "除", "除去", "不包括", "不包含", "不含"),
