@@ -1390,3 +1390,25 @@ def test_a_question_asked_in_a_turn_leaves_its_question_without_an_answer_doing_
     )
     assert asked.outcome is Outcome.ASK
     assert asked.choices == ()
+
+
+def test_a_value_said_in_a_clause_of_its_own_is_the_commands_value():
+    """换个颜色，紫色: the colour after the command is its value, for the command taking it by name."""
+    strip = Device(
+        id="light.s",
+        name="灯带",
+        room="客厅",
+        category="Light",
+        commands=[TURN_ON, COLOUR_TEMPERATURE, COLOUR],
+    )
+    found = result(
+        Command(a="设置=颜色", n="灯带", t="Light"),
+        device("light.s", COLOUR_TEMPERATURE.id, "name_hit"),
+        meta={"said_why": ["紫色"]},
+    )
+    decision = decide([found], {strip.id: strip}, "灯带换个颜色，紫色")
+    assert [(a.command.id, a.value) for a in decision.actions] == [(COLOUR.id, "purple")]
+    unsaid = result(
+        Command(a="设置=颜色", n="灯带", t="Light"), device("light.s", COLOUR_TEMPERATURE.id, "name_hit")
+    )
+    assert decide([unsaid], {strip.id: strip}, "灯带换个颜色").reason is AskReason.MISSING_VALUE

@@ -127,6 +127,8 @@ _HINT_REASONS = {
     "name_not_found": AskReason.NOT_FOUND,
     "no_target": AskReason.NO_TARGET,
 }
+_NO_VALUE_NAMED = frozenset({ArgumentProblem.MISSING, ArgumentProblem.UNKNOWN_VALUE})
+"""What an action that names no value of its command gets: a clause of its own may say it."""
 _ARGUMENT_REASONS = {
     ArgumentProblem.MISSING: AskReason.MISSING_VALUE,
     ArgumentProblem.OUT_OF_RANGE: AskReason.OUT_OF_RANGE,
@@ -445,8 +447,30 @@ def _decide_one(
         return _which(reason or AskReason.WHICH_DEVICE, result, devices)
     targets = _the_ones_it_changes(result, top, targets, running, settles)
     return _unclear_target(result, top, targets, devices, text) or _action(
-        result.command.a, top, targets, devices, turn, current
+        *_with_value_said_apart(result, top, targets, devices), targets, devices, turn, current
     )
+
+
+def _with_value_said_apart(
+    result: RetrievalResult, top: Candidate, targets: tuple[str, ...], devices: Mapping[str, Device]
+) -> tuple[str, Candidate]:
+    """Return the action and candidate, with the value a clause of its own said when the action names none.
+
+    换个颜色，紫色 (or 整个紫的): the colour said after the command is its value, for the device's
+    command taking it (its colour by name, where 颜色 found its colour by numbers).
+    """
+    action = result.command.a
+    device = devices.get(targets[0]) if targets else None
+    command = _command_of(device, top.capability_id)
+    if device is None or command is None or command_argument(action, command).problem not in _NO_VALUE_NAMED:
+        return action, top
+    base = action.partition("=")[0]
+    for remark in result.meta.get("said_why") or ():
+        said = f"{base}={remark}"
+        for other in sorted(device.commands, key=lambda c: c.id != command.id):
+            if not other.readable and takes_argument(other) and command_argument(said, other).problem is None:
+                return said, replace(top, capability_id=other.id)
+    return action, top
 
 
 def _the_ones_it_changes(
