@@ -168,7 +168,8 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     **_mapped(_Kind.OFF, dict.fromkeys(("关闭", "关掉", "关上", "关了", "关", "熄灭", "断开"), ACTION_OFF)),
     **_mapped(_Kind.OFF, dict.fromkeys(("拔掉", "拔了", "断电"), ACTION_OFF)),  # unplug: off
     **_mapped(_Kind.ON, dict.fromkeys(("插上", "插起来", "插上电", "通电"), ACTION_ON)),  # plug in: on
-    # Curtains and blinds: 拉开/升起 open them (a roller shade 拉上去: up), 拉上/合上/放下/降下 close them.
+    # Curtains and blinds: 拉开/升起 open them (a roller shade 拉上去: up), 拉上/合上/放下/降下 close them;
+    # an awning 放出来 (let out) is opened.
     **_mapped(
         _Kind.ON,
         dict.fromkeys(
@@ -176,6 +177,7 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
             ACTION_ON,
         ),
     ),
+    **_mapped(_Kind.ON, dict.fromkeys(("放出来", "放出去", "伸出来", "伸出去"), ACTION_ON)),
     **_mapped(
         _Kind.OFF,
         dict.fromkeys(
