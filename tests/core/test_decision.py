@@ -39,6 +39,11 @@ MODE = CommandSpec(
     description="设置空调模式",
     value_list=[{"value": "cool", "description": "制冷"}, {"value": "heat", "description": "制热"}],
 )
+COOLING = CommandSpec(
+    id="climate.set_hvac_mode:hvac_mode",
+    description="设置空调模式",
+    value_list=[{"value": "cool", "description": "制冷"}, {"value": "fan_only", "description": "送风"}],
+)
 FAN_MODES = CommandSpec(
     id="climate.set_fan_mode:fan_mode",
     description="设置风速",
@@ -155,6 +160,7 @@ def result(command: Command, *candidates: Candidate, hint: str | None = None, **
         ("设置风速=最大", FAN_MODES, "high", None),
         ("设置风速=最小", FAN_MODES, "low", None),
         ("设置风速=低档", FAN_MODES, "low", None),  # 低 is 低风's alone; 档 is no value's
+        ("设置模式=制热", COOLING, None, ArgumentProblem.UNKNOWN_VALUE),  # a mode it lacks, not 制冷
         ("设置模式=冷一点", MODE, "cool", None),
         ("设置模式=热冷", MODE, None, ArgumentProblem.UNKNOWN_VALUE),  # two values said
         ("设置模式=最大", MODE, None, ArgumentProblem.UNKNOWN_VALUE),  # 制冷 and 制热 rank nothing

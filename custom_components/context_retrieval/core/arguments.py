@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from .fusion import ActionValue, is_plain_number, listed_words, takes_argument
-from .parsing.offline import EXTREME_VALUES, relative_direction
+from .parsing.offline import EXTREME_VALUES, MODE_WORDS, relative_direction
 from .spec import VERB_SYNONYMS
 from .text import compact, has_han, package_text
 
@@ -232,7 +232,12 @@ def _listed_value(action: str, value_list: list[dict[str, Any]]) -> Argument:
         # 设置摆风=开启 on a fan listing 开启摇头 and 关闭摇头: the one value whose words hold it.
         holding = [item for item in value_list if text in compact(str(item.get("description") or ""))]
         best = (len(text), holding[0].get("value")) if len(holding) == 1 else None
-    if best is None and equals and (only := _the_one_sharing_a_character(text, value_list)) is not None:
+    if (
+        best is None
+        and equals
+        and text not in MODE_WORDS  # 制热 on an air conditioner without heating is no 制冷
+        and (only := _the_one_sharing_a_character(text, value_list)) is not None
+    ):
         best = (1, only)  # 风速调到低档 of 自动风, 低风, 中风, 高风: 低 is 低风's alone
     if best is None and text in SWITCHED_ON_WORDS:
         # 摆风=开启 on an air conditioner listing off and vertical: the one that is not off.

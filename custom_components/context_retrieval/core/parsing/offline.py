@@ -140,6 +140,8 @@ _MODES = {
     "除湿": "设置模式=除湿",
 }
 """Mode words and the setting each one means (设为自然风 -> 设置风模式=自然风)."""
+MODE_WORDS = frozenset(_MODES)
+"""The modes the parser knows by name: a device lacking one does not have it under another name."""
 _SWITCHED_ON, _SWITCHED_OFF = "=开启", "=关闭"
 """A switched setting's values (设置摆风=开启); said with 关, a mode word turns it off."""
 
