@@ -333,6 +333,10 @@ def test_a_pause_said_of_nothing_pauses_the_one_thing_playing():
 
     assert [a.device_ids for a in one.actions] == [("media_player.box",)]
     assert (two.outcome, two.reason) == (Outcome.ASK, AskReason.NO_TARGET)
+    # 戏不要放了: what plays, which no device is called, is paused on the one playing it
+    content = result(Command(a="暂停", n="戏"), device("media_player.tv", pause.id), hint="name_not_found")
+    played = decide([content], players, "戏不要放了", playing=lambda d: d == "media_player.box")
+    assert [a.device_ids for a in played.actions] == [("media_player.box",)]
 
 
 def test_the_head_of_a_devices_name_calls_it():

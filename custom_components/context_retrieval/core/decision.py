@@ -43,6 +43,7 @@ from .parsing.offline import (
 from .search import (
     CLOSE_MATCH_MARGIN,
     MULTIPLE_CLOSE_MATCHES,
+    NAME_NOT_FOUND,
     NO_TARGET,
     RECENT_REFERENCE,
     close_matches,
@@ -537,10 +538,11 @@ def _the_one_playing(
 ) -> Action | None:
     """Return the pause of the one device in the home that plays and can pause, for a pause said of nothing.
 
-    None for any other action or a pause said of something, or when none or several devices play.
+    Or of what it plays, which no device is called (戏不要放了: the opera). None for any other action
+    or a pause said of a device, or when none or several devices play.
     """
     action = result.command.a
-    if action != ACTION_PAUSE or result.hint != NO_TARGET:
+    if action != ACTION_PAUSE or result.hint not in {NO_TARGET, NAME_NOT_FOUND}:
         return None
     pausing = [
         (device, command)
