@@ -206,6 +206,12 @@ async def test_traditional_chinese_gets_traditional_replies(loaded_entry, home: 
     assert "哪個房間" in speech(asked)
 
 
+async def test_text_utf8_cannot_encode_never_fails_a_turn(loaded_entry, home: HomeAssistant, calls):
+    result = await say(home, "打开厨房灯\udfff")
+    assert made(calls) == [("light.turn_on", ["light.kitchen"], {})]
+    speech(result).encode("utf-8")
+
+
 async def test_a_device_that_is_offline_is_said_to_be_so_and_not_called(
     loaded_entry, home: HomeAssistant, calls
 ):

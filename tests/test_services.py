@@ -47,6 +47,16 @@ async def test_response_carries_commands_candidates_and_yaml(loaded_entry, home:
     json.dumps(response, ensure_ascii=False)  # the response is plain JSON
 
 
+async def test_text_utf8_cannot_encode_is_dropped_not_raised(loaded_entry, home: HomeAssistant):
+    """A lone surrogate (a JSON escape can make one) in the utterance or a name never fails a call."""
+    home.states.async_set("light.living_main", "off", {"friendly_name": "客厅主灯\udfff"})
+    response = await call_retrieve(home, "\udfff打开客厅主灯\ud800")
+    [result] = response["results"]
+    assert result["candidates"][0]["entity_id"] == "light.living_main"
+    json.dumps(response, ensure_ascii=False).encode("utf-8")  # every string can be written
+    assert (await call_retrieve(home, "\udfff"))["results"]
+
+
 async def test_the_context_speaks_home_assistants_language(loaded_entry, home):
     chinese = await call_retrieve(home, "打开厨房灯")
     assert "打开灯" in chinese["yaml"]

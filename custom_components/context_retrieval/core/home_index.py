@@ -15,7 +15,7 @@ from .parsing.offline import LEXICON_WORDS, DeviceCalls
 from .pronunciation import LatinNames, SoundIndex
 from .scope import RoomTable, rooms_of_a_kind, with_owner_words
 from .spec import SpecIndex, build_command_document, build_fallback_document
-from .text import HomeWords, compact, has_han, variant_words
+from .text import HomeWords, compact, encodable, has_han, variant_words
 from .vector import CommandVectorIndex
 
 if TYPE_CHECKING:
@@ -138,6 +138,19 @@ def _words_of_name(name: str, rooms: Sequence[str]) -> list[str]:
     ]
 
 
+def _encodable_device(device: Device) -> Device:
+    """Return the device with its name, aliases and room as UTF-8 can write them (see ``encodable``)."""
+    said = (device.name, device.room, *device.aliases)
+    if all(encodable(word) == word for word in said):
+        return device
+    return replace(
+        device,
+        name=encodable(device.name),
+        room=encodable(device.room),
+        aliases=list(map(encodable, device.aliases)),
+    )
+
+
 def build_home_index(
     devices: Sequence[Device],
     spec: SpecIndex | None = None,
@@ -149,7 +162,11 @@ def build_home_index(
     ``rooms`` adds what the devices' room names cannot say: room aliases and floors
     (each a word the parser and the scope know).
     """
-    devices = tuple(devices)
+    devices = tuple(map(_encodable_device, devices))
+    rooms = [
+        replace(room, name=encodable(room.name), aliases=tuple(map(encodable, room.aliases)))
+        for room in rooms
+    ]
     whole_names = list(
         dict.fromkeys(name for device in devices for name in (device.name, *device.aliases) if name)
     )

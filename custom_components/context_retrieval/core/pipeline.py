@@ -32,7 +32,7 @@ from .search import (
     CommandSearch,
     close_matches,
 )
-from .text import as_heard, says_cantonese, without_remarks
+from .text import as_heard, encodable, says_cantonese, without_remarks
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -102,7 +102,7 @@ def retrieve(  # noqa: PLR0913 - the public signature is fixed by the contract
     vector_searcher: HomeIndex | None = None,
 ) -> list[RetrievalResult]:
     """Return one result per command of the utterance, in order (CONTRACT §2)."""
-    text = text if isinstance(text, str) else ""
+    text = encodable(text) if isinstance(text, str) else ""
     top_k = min(max(top_k, 1), MAX_TOP_K) if isinstance(top_k, int) else DEFAULT_TOP_K
     index = _index_for(devices, vector_searcher)
     started = perf_counter()

@@ -293,6 +293,14 @@ def as_heard(text: str, heard: Mapping[str, str]) -> str:
     return text
 
 
+def encodable(text: str) -> str:
+    """Return ``text`` without what UTF-8 cannot encode (lone surrogates a JSON escape can make).
+
+    Nothing later (hashing, YAML, Home Assistant's responses) could write them.
+    """
+    return text.encode("utf-8", "ignore").decode("utf-8")
+
+
 def without_remarks(text: str, remarks: Iterable[str]) -> str:
     """Return ``text`` without the clauses that say why (鱼也要困觉的), compacted, or as it is.
 

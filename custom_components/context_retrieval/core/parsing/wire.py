@@ -25,6 +25,7 @@ from custom_components.context_retrieval.core.models import (
     Command,
     Quantifier,
 )
+from custom_components.context_retrieval.core.text import encodable
 
 MAX_RAW_CHARS = 16_000
 """Longer answers are not a command array for one utterance; they degrade."""
@@ -137,7 +138,7 @@ def _text(item: dict[str, Any], key: str, index: int) -> str | None:
         return None
     if not isinstance(value, str):
         raise _WireError(f"element {index}: {key} is {type(value).__name__}, not a string")
-    return value.encode("utf-8", "ignore").decode("utf-8").strip()
+    return encodable(value).strip()
 
 
 def _names(item: dict[str, Any], index: int) -> tuple[str, ...]:
