@@ -1116,3 +1116,13 @@ def test_going_on_playing_is_read_as_said_either_way() -> None:
     parser = OfflineParser.build(ROOMS, DEVICE_NAMES)
     assert parser.parse("电视接着放") == parser.parse("电视继续播放")
     assert parser.read("电视接着放").unread == ()
+
+
+@pytest.mark.parametrize(
+    ("text", "action"),
+    [("电视音量调到十", "设置音量=10%"), ("风扇调到三", "设置风速=3"), ("百叶窗打开", "打开")],
+)
+def test_a_lone_numeral_a_verb_sets_to_is_a_number(text: str, action: str) -> None:
+    """调到十: the value 10; a lone 十 or 百 elsewhere is no number (百叶窗)."""
+    parser = OfflineParser.build(ROOMS, [*DEVICE_NAMES, "百叶窗"])
+    assert [c.a for c in parser.parse(text)] == [action]

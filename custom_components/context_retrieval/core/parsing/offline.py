@@ -727,7 +727,7 @@ class OfflineParser:
 
         See ``unread_words`` and ``_what_to_do``.
         """
-        tokens = _tokenize(compact(text)[:MAX_OFFLINE_CHARS], self)
+        tokens = _lone_numbers_set(_tokenize(compact(text)[:MAX_OFFLINE_CHARS], self))
         # 那个那个，老人屋的空调调到26度: a clause of 那个 alone is no command
         clauses, remarks = _what_to_do(
             [clause for clause in _split_clauses(tokens) if not _hesitation(clause)]
@@ -1195,6 +1195,27 @@ def _token_at(text: str, position: int, lexicon: OfflineParser, longest: int | N
         if entry is not None:
             return _Token(entry[0], word, entry[1])
     return best or _Token(_Kind.OTHER, text[position], text[position])
+
+
+_LONE_NUMERALS = frozenset("一二两三四五六七八九十")
+
+
+def _lone_numbers_set(tokens: list[_Token]) -> list[_Token]:
+    """Return the tokens with a lone numeral set to by a verb, ending its clause, read as a number.
+
+    调到十: a value (a lone 十 is otherwise no number: 百叶窗, 十字路口).
+    """
+    ending = [*tokens[1:], _Token(_Kind.SEP, "")]
+    return [
+        _Token(_Kind.NUM, token.text, str(_to_int(token.text)))
+        if token.kind is _Kind.OTHER
+        and token.text in _LONE_NUMERALS
+        and index > 0
+        and tokens[index - 1].kind is _Kind.SET
+        and ending[index].kind in {_Kind.SEP, _Kind.FILLER}
+        else token
+        for index, token in enumerate(tokens)
+    ]
 
 
 def _number_at(text: str, position: int) -> _Token | None:
