@@ -206,6 +206,15 @@ async def test_traditional_chinese_gets_traditional_replies(loaded_entry, home: 
     assert "哪個房間" in speech(asked)
 
 
+async def test_a_volume_is_read_and_set_in_per_cent(loaded_entry, home: HomeAssistant, calls):
+    """电视多大声 reads the volume (0.3) as 30%; 调到十 then sets it to 10%."""
+    asked = await say(home, "电视多大声")
+    assert "30%" in speech(asked)
+    result = await say(home, "调到十", asked.conversation_id)
+    assert made(calls) == [("media_player.volume_set", ["media_player.tv"], {"volume_level": 0.1})]
+    assert "10%" in speech(result)
+
+
 async def test_text_utf8_cannot_encode_never_fails_a_turn(loaded_entry, home: HomeAssistant, calls):
     result = await say(home, "打开厨房灯\udfff")
     assert made(calls) == [("light.turn_on", ["light.kitchen"], {})]

@@ -495,13 +495,24 @@ def _reading_value(hass: HomeAssistant, reading: Reading, replies: Replies) -> s
 
 
 def _value_text(command: CommandSpec, value: Any) -> str:
-    """Return a value as said: a listed value by its description, a number as it is (26.0 as 26)."""
+    """Return a value as said: a listed value by its description, a number as it is (26.0 as 26).
+
+    A level from 0 to 1 (a volume) is said in per cent (0.25 as 25%).
+    """
     for item in command.value_list or ():
         if item.get("value") == value or str(item.get("value")) == str(value):
             return str(item.get("description") or value)
+    span = command.value_range or {}
+    if (span.get("minimum"), span.get("maximum"), span.get("unit")) == (0, 1, None) and _is_level(value):
+        return f"{round(value * 100)}%"
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return str(value)
+
+
+def _is_level(value: Any) -> bool:
+    """Return True for a number (not a boolean) a level from 0 to 1 can be."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value <= 1
 
 
 def _ask(decision: Decision, devices: Mapping[str, Device], replies: Replies) -> str:

@@ -342,7 +342,6 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
                 "多暗",
                 "多热",
                 "多冷",
-                "多大声",
                 "开着",
                 "关着",
                 "亮着",
@@ -352,6 +351,7 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     ),
     **_mapped(_Kind.QUERY, dict.fromkeys(("几度", "多少度", "温度多少", "好多度"), TEMPERATURE_ATTRIBUTE)),
     **_mapped(_Kind.QUERY, dict.fromkeys(("几档", "几挡", "多少档"), "风速")),
+    **_mapped(_Kind.QUERY, dict.fromkeys(("多大声", "声音多大", "音量多少", "多少音量"), "音量")),
     # 什么模式: the device's mode asked, no scenes
     **_mapped(_Kind.QUERY, dict.fromkeys(("什么模式", "啥模式", "哪个模式"), "模式")),
     **_mapped(_Kind.QUERY, dict.fromkeys(("多少电", "还有多少电", "剩多少电", "还剩多少电"), "电量")),
