@@ -533,6 +533,18 @@ def test_a_change_said_relative_is_not_said_of_a_device_at_its_end():
     assert [a.device_ids for a in brighter.actions] == [("light.desk",)]
     dimmer = decide([found("调暗", "light.main", "light.desk")], home, "书房调暗一点", current, running)
     assert [a.device_ids for a in dimmer.actions] == [("light.main",)]
+    # 书房的灯调暗点 names the room's own 书房灯, which is off while the shelf light is on: the shelf light
+    brightness["light.main"] = None
+    own = result(
+        Command(a="调暗", s="书房", n="灯", t="Light"),
+        device("light.main", STEP.id, "room_hit", "type_hit"),
+        device("light.shelf", STEP.id, "room_hit", "type_hit"),
+        hint="multiple_close_matches",
+    )
+    assert [a.device_ids for a in decide([own], home, "书房的灯调暗点", current, running).actions] == [
+        ("light.shelf",)
+    ]
+    brightness["light.main"] = 100.0
     named_off = result(
         Command(a="调暗", s="书房", n="台灯"),
         device("light.desk", STEP.id, "name_hit", "room_hit"),

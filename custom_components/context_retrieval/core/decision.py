@@ -505,19 +505,23 @@ def _meant(
 
     Among close matches: the one called by its full name (关掉公卫灯 with 公卫灯 and 公卫镜前灯
     close), the one whose name holds all of the name said, the room's own (厨房灯), the only one the
-    action changes, the one that runs. Ranked first by a short alias: the one whose whole name is
-    said (關掉書房燈 for 书房灯, not the desk lamp aliased lamp, 灯). A set over the home the user did
-    not ask for: its one member that runs (冷气调到24度 with one air conditioner on), or the one
-    member the action changes (把门锁上 with one lock of three unlocked).
+    action changes, the one that runs; a change said relative, the only one it changes before the
+    room's own (灯也调暗点 with one of the room's lights on). Ranked first by a short alias: the one
+    whose whole name is said (關掉書房燈 for 书房灯, not the desk lamp aliased lamp, 灯). A set over
+    the home the user did not ask for: its one member that runs (冷气调到24度 with one air
+    conditioner on), or the one member the action changes (把门锁上 with one lock of three unlocked).
     """
     settles = live.settles
     if result.hint == MULTIPLE_CLOSE_MATCHES:
+        close = close_matches(result.candidates)
+        relative = relative_direction(result.command.a) is not None
         return (
             _named_in_text(result, devices, text)
             or _holding_name_said(result, devices)
+            or (_the_one_it_changes(result, close, devices, live) if relative else None)
             or _room_and_kind(result, devices)
-            or _the_one_it_changes(result, close_matches(result.candidates), devices, live)
-            or _the_running_one(result, close_matches(result.candidates), settles)
+            or _the_one_it_changes(result, close, devices, live)
+            or _the_running_one(result, close, settles)
         )
     if result.hint is not None:
         return None
