@@ -882,6 +882,7 @@ def test_cantonese_adjust_before_a_step_is_the_verb() -> None:
         ("洗衣机整起", "打开", "洗衣机"),  # southwestern 整 = do
         ("空调烧到二十六度", "设置温度=26C", "空调"),  # 烧 = heat
         ("窗帘放出来", "打开", "窗帘"),  # an awning let out
+        ("台灯灭掉", "关闭", "台灯"),  # 灭 = put out
         ("空调开暖气", "设置模式=制热", "空调"),  # heating from the air conditioner: its mode
     ],
 )

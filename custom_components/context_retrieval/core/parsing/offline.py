@@ -167,7 +167,12 @@ def _mapped(kind: _Kind, mapping: dict[str, str]) -> dict[str, tuple[_Kind, str]
 
 _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     **_mapped(_Kind.ON, dict.fromkeys(("打开", "开启", "启动", "开", "点亮"), ACTION_ON)),
-    **_mapped(_Kind.OFF, dict.fromkeys(("关闭", "关掉", "关上", "关了", "关", "熄灭", "断开"), ACTION_OFF)),
+    **_mapped(
+        _Kind.OFF,
+        dict.fromkeys(
+            ("关闭", "关掉", "关上", "关了", "关", "熄灭", "断开", "灭掉", "灭了", "灭"), ACTION_OFF
+        ),
+    ),
     **_mapped(_Kind.OFF, dict.fromkeys(("拔掉", "拔了", "断电"), ACTION_OFF)),  # unplug: off
     **_mapped(_Kind.ON, dict.fromkeys(("插上", "插起来", "插上电", "通电"), ACTION_ON)),  # plug in: on
     # Curtains and blinds: 拉开/升起 open them (a roller shade 拉上去: up), 拉上/合上/放下/降下 close them;
