@@ -128,9 +128,13 @@ class SoundFolding:
             parts.append(tuple(sorted(pairs.items(), key=lambda pair: -len(pair[0]))))
         return cls(*parts)
 
+    def folds(self, syllable: str) -> frozenset[str]:
+        """Return the syllable folded as it is and, if respelled whole, as respelled (chuang: cuan, can)."""
+        respelled = dict(self.syllables).get(syllable, syllable)
+        return frozenset({self.fold(syllable), self.fold(respelled)})
+
     def fold(self, syllable: str) -> str:
-        """Return the syllable respelled whole, then with its initial and its final folded (shang → san)."""
-        syllable = dict(self.syllables).get(syllable, syllable)
+        """Return the syllable with its initial and its final folded (shang → san)."""
         for heard, read in self.initials:
             if syllable.startswith(heard) and len(syllable) > len(heard):
                 syllable = read + syllable[len(heard) :]
@@ -150,18 +154,25 @@ def _folding() -> SoundFolding:
 @functools.lru_cache(maxsize=16384)
 def folded_readings(char: str) -> frozenset[str]:
     """Return the folded toneless readings of one character (itself when it is not Han)."""
-    return frozenset(map(_folding().fold, readings(char))) if has_han(char) else frozenset({char})
+    if not has_han(char):
+        return frozenset({char})
+    return frozenset(folded for reading in readings(char) for folded in _folding().folds(reading))
 
 
 @functools.lru_cache(maxsize=16384)
-def _folded_usual(char: str) -> str:
+def _folded_usual(char: str) -> frozenset[str]:
     """Return a character's usual reading (pypinyin's first), folded; itself when it is not Han."""
-    return _folding().fold(lazy_pinyin(char, errors="default")[0]) if has_han(char) else char
+    return _folding().folds(lazy_pinyin(char, errors="default")[0]) if has_han(char) else frozenset({char})
 
 
-def folded_key(word: str) -> SoundKey:
-    """Return a word's usual reading, folded: likeness stacked on a rare reading would be too loose."""
-    return tuple(map(_folded_usual, word))
+def folded_keys(word: str) -> set[SoundKey]:
+    """Return a word's usual reading, folded each way it folds.
+
+    Likeness stacked on a rare reading would be too loose.
+    """
+    return set(
+        itertools.islice(itertools.product(*(sorted(_folded_usual(char)) for char in word)), MAX_READINGS)
+    )
 
 
 @dataclass(slots=True)
@@ -206,7 +217,8 @@ class SoundIndex:
             for spelling in {word, said} if all(map(has_han, said)) else {word}:
                 for key in sound_keys(spelling, cantonese=True):  # heard in either language
                     by_sound.setdefault(key, (word, spelling))
-                by_likeness.setdefault(folded_key(spelling), set()).add((word, spelling))
+                for key in folded_keys(spelling):
+                    by_likeness.setdefault(key, set()).add((word, spelling))
         first = frozenset(key[0] for key in by_likeness) | frozenset(key[0] for key in by_sound)
         everyday = frozenset(word for word in kept if word and word not in known)
         return cls(
@@ -247,7 +259,8 @@ class SoundIndex:
             return same
         alike = {
             word
-            for word, spelling in self.by_likeness.get(folded_key(text), ())
+            for key in folded_keys(text)
+            for word, spelling in self.by_likeness.get(key, ())
             if _in_common(text, spelling)
         }
         return next(iter(alike)) if len(alike) == 1 else None
