@@ -71,8 +71,10 @@ SETS: tuple[tuple[str, str], ...] = (
     ("agent_u", "agent_u (held-out in issue 13's seventh session, tuned on in its eighth)"),
     ("agent_v", "agent_v (held-out in issue 13's eighth session, tuned on in its ninth)"),
     ("agent_w", "agent_w (held-out in issue 13's eighth session, tuned on in its ninth)"),
-    ("agent_x", "agent_x (held-out: its misses never read)"),
-    ("agent_y", "agent_y (held-out: its misses never read)"),
+    ("agent_x", "agent_x (held-out in issue 13's ninth session, tuned on in its tenth)"),
+    ("agent_y", "agent_y (held-out in issue 13's ninth session, tuned on in its tenth)"),
+    ("agent_z", "agent_z (held-out: its misses never read)"),
+    ("agent_aa", "agent_aa (held-out: its misses never read)"),
 )
 """The sets run, in the order they were written: each says whether its misses were read while tuning."""
 SEALED = "agent_e"
