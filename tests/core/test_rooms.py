@@ -210,3 +210,10 @@ def test_every_room_of_a_kind_said_with_an_all_word_is_the_scope():
     assert sorted(targets(every)) == ["light.bath1", "light.bath2", "light.master_bath"]
     [one] = retrieve("卫生间的灯打开", BATHROOM_LIGHTS, None, ConversationState(), vector_searcher=index)
     assert (one.command.s, one.command.q) == ("*", "one")
+
+
+def test_a_kind_of_room_said_with_floors_is_the_rooms_of_that_kind_on_them():
+    """一楼卫生间 said as 一楼 and 卫生间: the bathroom on the first floor, not every room of either."""
+    table = build_vector_searcher(BATHROOM_LIGHTS, rooms=BATHROOMS).rooms
+    kept = [int(i) for i in np.flatnonzero(table.apply(["一楼", "卫生间"], []).mask)]
+    assert [BATHROOM_LIGHTS[i].id for i in kept] == ["light.bath1"]

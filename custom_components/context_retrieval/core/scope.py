@@ -298,6 +298,10 @@ class RoomTable:
         kept = ~excluded
         if include_words:
             included = kept & self._in_rooms(include_words, ids, enabled, name_rooms)
+            if (kinds := include_words & self.kinds) and (places := include_words - kinds):
+                # 一楼二楼卫生间: the rooms of that kind on those floors, not every room of either
+                inside = self._in_rooms(kinds, ids, enabled, name_rooms)
+                included = kept & inside & self._in_rooms(places, ids, enabled, name_rooms)
             if included.any():
                 kept = included
             else:
