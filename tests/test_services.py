@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+from http import HTTPStatus
 from pathlib import Path
 
 import pytest
 from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import ServiceValidationError
+from homeassistant.setup import async_setup_component
 
 from custom_components.context_retrieval.const import DOMAIN, MAX_TEXT_LENGTH, SERVICE_RETRIEVE
 
@@ -134,6 +136,7 @@ async def test_one_hundred_simultaneous_calls_all_answer_correctly(loaded_entry,
         ({}, "invalid_text"),
         ({"text": ""}, "invalid_text"),
         ({"text": "   "}, "invalid_text"),
+        ({"text": "\u200b\u3000\ufeff"}, "invalid_text"),  # invisible characters alone: empty
         ({"text": 42}, "invalid_text"),
         ({"text": "开" * (MAX_TEXT_LENGTH + 1)}, "invalid_text"),
         ({"text": "打开", "top_k": 0}, "invalid_top_k"),
@@ -155,6 +158,24 @@ async def test_bad_input_raises_a_translated_validation_error(loaded_entry, home
     assert str(caught.value) == message.format(**(caught.value.translation_placeholders or {}))
     # Nothing is lost: the next good call still answers.
     assert (await call_retrieve(home, "打开厨房灯"))["results"][0]["candidates"]
+
+
+@pytest.mark.parametrize("body", ['"打开客厅的灯"', "42", "[1]", '{"text": "\u200b"}'])
+async def test_a_rest_call_that_is_no_request_is_answered_400_with_the_reason(
+    loaded_entry, home: HomeAssistant, hass_client, body
+):
+    """Over Home Assistant's REST API a body that is no object, or empty text, gets 400 and our message."""
+    assert await async_setup_component(home, "api", {})
+    client = await hass_client()
+    url = f"/api/services/{DOMAIN}/{SERVICE_RETRIEVE}?return_response"
+    answer = await client.post(url, data=body.encode(), headers={"Content-Type": "application/json"})
+    assert answer.status == HTTPStatus.BAD_REQUEST
+    message = ENGLISH["exceptions"]["invalid_text"]["message"].format(max_length=MAX_TEXT_LENGTH)
+    assert (await answer.json())["message"] == message
+    refresh = await client.post(f"/api/services/{DOMAIN}/refresh", json={"entity_id": "light.kitchen"})
+    assert refresh.status == HTTPStatus.BAD_REQUEST
+    good = await client.post(url, json={"text": "打开厨房灯"})
+    assert good.status == HTTPStatus.OK
 
 
 async def test_numbers_given_as_text_or_floats_are_accepted(loaded_entry, home):

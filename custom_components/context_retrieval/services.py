@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import unicodedata
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import voluptuous as vol
@@ -28,10 +30,18 @@ if TYPE_CHECKING:
 
 
 def _text(value: Any) -> str:
-    """Return the utterance, stripped; reject anything else than non-empty, bounded text."""
-    if not isinstance(value, str) or not value.strip() or len(value) > MAX_TEXT_LENGTH:
+    """Return the utterance, stripped; reject anything else than non-empty, bounded text.
+
+    Text of invisible characters alone (zero-width spaces, U+3000) is empty.
+    """
+    if not isinstance(value, str) or len(value) > MAX_TEXT_LENGTH or not _visible(value):
         raise vol.Invalid("invalid text")
     return value.strip()
+
+
+def _visible(text: str) -> bool:
+    """Return True when the text holds a character that is neither white space nor a format character."""
+    return any(not char.isspace() and unicodedata.category(char) != "Cf" for char in text)
 
 
 def _top_k(value: Any) -> int:
@@ -72,8 +82,18 @@ FIELD_ERRORS: dict[str, tuple[str, dict[str, str]]] = {
 """Translation key and placeholders of the error for each field."""
 
 
-def validate_request(data: dict[str, Any]) -> dict[str, Any]:
-    """Return the validated request; raise a translated error naming the first bad field."""
+def validate_request(data: Any) -> dict[str, Any]:
+    """Return the validated request; raise a translated error naming the first bad field.
+
+    Registered as the service's schema: Home Assistant answers a bad call (a body that is no
+    object, 42 or "打开客厅的灯") with this error, 400 over its REST API.
+    """
+    if not isinstance(data, Mapping):
+        raise ServiceValidationError(
+            translation_domain=DOMAIN,
+            translation_key=FIELD_ERRORS[ATTR_TEXT][0],
+            translation_placeholders=FIELD_ERRORS[ATTR_TEXT][1],
+        )
     try:
         return RETRIEVE_SCHEMA(dict(data))
     except vol.Invalid as err:
@@ -91,6 +111,18 @@ def validate_request(data: dict[str, Any]) -> dict[str, Any]:
         ) from err
 
 
+def validate_refresh(data: Any) -> dict[str, Any]:
+    """Return the refresh request, which takes no field; raise a translated error otherwise."""
+    if isinstance(data, Mapping) and not data:
+        return {}
+    field = next(iter(data), "") if isinstance(data, Mapping) else str(type(data).__name__)
+    raise ServiceValidationError(
+        translation_domain=DOMAIN,
+        translation_key="unknown_field",
+        translation_placeholders={"field": str(field)},
+    )
+
+
 def _loaded_entry(hass: HomeAssistant) -> ContextRetrievalConfigEntry:
     """Return the loaded config entry, or raise a translated error."""
     entries: list[ContextRetrievalConfigEntry] = hass.config_entries.async_loaded_entries(DOMAIN)
@@ -105,7 +137,7 @@ def async_setup_services(hass: HomeAssistant) -> None:
 
     async def async_handle_retrieve(call: ServiceCall) -> ServiceResponse:
         """Return the devices and commands the utterance needs."""
-        request = validate_request(call.data)
+        request = call.data  # validated by the schema the service is registered with
         entry = _loaded_entry(hass)
         retrieval = await async_run_retrieval(
             entry.runtime_data,
@@ -116,7 +148,11 @@ def async_setup_services(hass: HomeAssistant) -> None:
         return retrieval.response()
 
     hass.services.async_register(
-        DOMAIN, SERVICE_RETRIEVE, async_handle_retrieve, supports_response=SupportsResponse.ONLY
+        DOMAIN,
+        SERVICE_RETRIEVE,
+        async_handle_retrieve,
+        schema=validate_request,
+        supports_response=SupportsResponse.ONLY,
     )
 
     async def async_handle_refresh(call: ServiceCall) -> ServiceResponse:  # noqa: ARG001 - HA signature
@@ -128,5 +164,9 @@ def async_setup_services(hass: HomeAssistant) -> None:
         return {"devices": len(data.index.current.devices), "smartthings": data.smartthings.diagnostics()}
 
     hass.services.async_register(
-        DOMAIN, SERVICE_REFRESH, async_handle_refresh, supports_response=SupportsResponse.OPTIONAL
+        DOMAIN,
+        SERVICE_REFRESH,
+        async_handle_refresh,
+        schema=validate_refresh,
+        supports_response=SupportsResponse.OPTIONAL,
     )
