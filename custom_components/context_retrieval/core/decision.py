@@ -513,16 +513,7 @@ def _meant(
     """
     settles = live.settles
     if result.hint == MULTIPLE_CLOSE_MATCHES:
-        close = close_matches(result.candidates)
-        relative = relative_direction(result.command.a) is not None
-        return (
-            _named_in_text(result, devices, text)
-            or _holding_name_said(result, devices)
-            or (_the_one_it_changes(result, close, devices, live) if relative else None)
-            or _room_and_kind(result, devices)
-            or _the_one_it_changes(result, close, devices, live)
-            or _the_running_one(result, close, settles)
-        )
+        return _close_match_meant(result, devices, text, live)
     if result.hint is not None:
         return None
     if top.entity_kind == "device" and not _says_name(devices.get(top.entity_id), text, MIN_NAME_LENGTH):
@@ -535,6 +526,20 @@ def _meant(
             result, members, devices, live
         )
     return None
+
+
+def _close_match_meant(
+    result: RetrievalResult, devices: Mapping[str, Device], text: str, live: _Live
+) -> Candidate | None:
+    """Return the one of several close matches that is meant (see ``_meant``), else None."""
+    named = _named_in_text(result, devices, text) or _holding_name_said(result, devices)
+    if named is not None:
+        return named
+    close = close_matches(result.candidates)
+    changed = _the_one_it_changes(result, close, devices, live)
+    if changed is not None and relative_direction(result.command.a) is not None:
+        return changed  # 灯也调暗点: the one it changes before the room's own
+    return _room_and_kind(result, devices) or changed or _the_running_one(result, close, live.settles)
 
 
 def _the_one_playing(
