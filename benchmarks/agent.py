@@ -73,8 +73,8 @@ SETS: tuple[tuple[str, str], ...] = (
     ("agent_w", "agent_w (held-out in issue 13's eighth session, tuned on in its ninth)"),
     ("agent_x", "agent_x (held-out in issue 13's ninth session, tuned on in its tenth)"),
     ("agent_y", "agent_y (held-out in issue 13's ninth session, tuned on in its tenth)"),
-    ("agent_z", "agent_z (held-out: its misses never read)"),
-    ("agent_aa", "agent_aa (held-out: its misses never read)"),
+    ("agent_z", "agent_z (held-out in issue 13's tenth session, tuned on in its eleventh)"),
+    ("agent_aa", "agent_aa (held-out in issue 13's tenth session, tuned on in its eleventh)"),
 )
 """The sets run, in the order they were written: each says whether its misses were read while tuning."""
 SEALED = "agent_e"

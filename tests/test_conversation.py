@@ -299,6 +299,14 @@ async def test_an_adjustment_moves_from_the_present_value(loaded_entry, home: Ho
     ]
 
 
+async def test_dimming_a_dim_light_never_turns_it_off(loaded_entry, home: HomeAssistant, calls):
+    """暗一点 moves a light at 15 % by 5, not by the usual 20 that would leave it dark."""
+    attributes = {**home.states.get("light.living_main").attributes, "brightness": 38}
+    home.states.async_set("light.living_main", "on", attributes)
+    await say(home, "客厅主灯调暗一点")
+    assert made(calls) == [("light.turn_on", ["light.living_main"], {"brightness_step_pct": -5})]
+
+
 async def test_the_room_of_the_last_turn_settles_which_room(loaded_entry, home: HomeAssistant, calls):
     first = await say(home, "客厅温度多少")
     await say(home, "打开灯", first.conversation_id)  # lights in three rooms; the last turn was about 客厅

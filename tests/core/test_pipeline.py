@@ -197,7 +197,7 @@ def test_members_that_need_another_command_form_their_own_group():
     by_command = {group.capability_id: set(group.device_ids) for group in result.groups.values()}
     assert by_command == {"main-switch-off": {"l-1", "p-1"}, "main-windowShade-close": {"b-1"}}
     names = [group.name for group in result.groups.values()]
-    assert names == ["客厅的灯、插座 (2)", "客厅的窗帘 (1)"]
+    assert names == ["客厅的灯、插座 (2)", "客厅窗帘"]
 
 
 def test_bulk_set_level_leaves_out_devices_that_cannot_do_it(home):
@@ -576,6 +576,18 @@ def test_a_set_of_only_things_apart_keeps_them(home):
     racks = [*home[:1], rack]
     (result,) = run(racks, "关闭所有窗帘", cmd("关闭", n="窗帘", t="Blind", q="all"))
     assert members(result) == ["rack"]
+
+
+@pytest.mark.parametrize("quantifier", ["one", "all"])
+def test_a_room_whose_only_device_of_the_word_is_apart_has_none_of_it(home, quantifier):
+    """阳台的窗帘 where the balcony's one cover is the clothes airer: asked back, never the airer."""
+    rack = Device(id="rack", name="晾衣架", room="阳台", category="Blind", commands=[OPEN, CLOSE])
+    (result,) = run([*home, rack], "阳台的窗帘拉上", cmd("关闭", s="阳台", n="窗帘", t="Blind", q=quantifier))
+    assert result.hint == "name_not_found"
+    with_curtain = [*home, rack, Device(id="c", name="窗帘", room="阳台", category="Blind", commands=[OPEN, CLOSE])]
+    (kept,) = run(with_curtain, "阳台的窗帘拉上", cmd("关闭", s="阳台", n="窗帘", t="Blind", q=quantifier))
+    assert (members(kept) or ids(kept)) == ["c"]
+    assert kept.hint is None
 
 
 @pytest.mark.parametrize(

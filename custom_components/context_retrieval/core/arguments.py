@@ -386,6 +386,8 @@ def _relative_value(
     else:
         step = _unit_step(low, high)
     if isinstance(low, (int, float)) and low < 0:
+        if direction < 0 and (said is None or said.number is None) and isinstance(current, (int, float)):
+            step = min(step, _round_step_within(current / 2))  # 暗一点 at 15 %: a dim light stays lit
         value = direction * step  # a change command: brightness_step_pct
     elif current is None:
         return Argument(problem=ArgumentProblem.MISSING)  # nothing to move from: ask for the value
@@ -411,6 +413,14 @@ def _unit_step(low: object, high: object) -> float:
         power = 10 ** math.floor(math.log10(tenth))
         return min((m * power for m in ROUND_MULTIPLES), key=lambda step: abs(math.log10(step / tenth)))
     return UNIT_STEP
+
+
+def _round_step_within(most: float) -> float:
+    """Return the largest step people count in (1, 2, 5 times a power of ten) not above ``most``, at least 1."""
+    if most < 1:
+        return 1
+    power = 10 ** math.floor(math.log10(most))
+    return max(m * power for m in ROUND_MULTIPLES if m * power <= most)
 
 
 def _integral(value_range: dict[str, Any]) -> bool:

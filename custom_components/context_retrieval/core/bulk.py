@@ -51,7 +51,12 @@ def group_targets(positions: Sequence[int], choose: Callable[[int], CapabilityCh
 
 
 def group_name(devices: Sequence[Device], positions: Sequence[int]) -> str:
-    """Return a short human name such as ``客厅的灯 (8)`` or ``客厅、卧室的灯、插座 (5)``."""
+    """Return a short human name such as ``客厅的灯 (8)`` or ``客厅、卧室的灯、插座 (5)``.
+
+    A group of one device is called what the device is (阳台晾衣架, not 阳台的窗帘 (1)).
+    """
+    if len(positions) == 1:
+        return _called(devices[positions[0]])
     rooms = list(dict.fromkeys(devices[p].room for p in positions if devices[p].room))
     kinds = list(dict.fromkeys(_category_word(devices[p].category) for p in positions))
     shown_rooms = "、".join(rooms[:MAX_NAMED_ROOMS]) + ("…" if len(rooms) > MAX_NAMED_ROOMS else "")
@@ -59,6 +64,13 @@ def group_name(devices: Sequence[Device], positions: Sequence[int]) -> str:
     return (
         f"{shown_rooms}的{shown_kinds} ({len(positions)})" if rooms else f"{shown_kinds} ({len(positions)})"
     )
+
+
+def _called(device: Device) -> str:
+    """Return a device's name with its room before it when the name does not say it (阳台 晾衣架)."""
+    if not device.room or device.room in device.name:
+        return device.name
+    return f"{device.room}{' ' if device.name[:1].isascii() else ''}{device.name}"
 
 
 def _category_word(category: str) -> str:

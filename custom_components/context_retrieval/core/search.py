@@ -157,12 +157,15 @@ class CommandSearch:
         include = self.ir.scope_include or self._room_from_name_hint()
         scope = self.index.rooms.apply(include, self.ir.scope_exclude)
         self.meta.update(scope.meta)
-        mask, category = self._gate(scope.mask)
+        mask, category, only_apart = self._gate(scope.mask)
         pool = np.flatnonzero(mask)
         room_hit = bool(include) and "scope_include_fallback" not in scope.meta
         if self.ir.quantifier in (Quantifier.ALL, Quantifier.EXCEPT):
             carry = not include and not self.ir.scope_exclude
-            return self._bulk(command, pool, category, room_hit=room_hit, carry=carry)
+            bulk = self._bulk(command, pool, category, room_hit=room_hit, carry=carry)
+            if only_apart and bulk.hint is None:
+                bulk.hint = NAME_NOT_FOUND
+            return bulk
         typed = None
         if category and self.query.is_question and self.ir.quantifier == Quantifier.ONE:
             # A question is answered by whatever can read it: devices of the type come first,
@@ -170,6 +173,8 @@ class CommandSearch:
             # conditioner's current temperature too).
             typed, pool = mask, np.flatnonzero(mask | (scope.mask & self.index.readable_mask))
         result = self._ranked(command, pool, category, room_hit=room_hit, typed=typed)
+        if only_apart and result.hint is None:
+            result.hint = NAME_NOT_FOUND
         if self.meta.get("reference_unresolved") and result.candidates:
             # 关掉 / 把它关掉 with nothing to point back to: the candidates are only guesses.
             result.hint = NO_TARGET
@@ -329,12 +334,16 @@ class CommandSearch:
         masks = [self.index.category_masks.get(category) for category in NAMED_BY_DEED]
         return np.logical_or.reduce([m for m in masks if m is not None] or [np.zeros(size, dtype=bool)])
 
-    def _gate(self, mask: np.ndarray) -> tuple[np.ndarray, str | None]:
-        """Apply category gating; skip it for Unknown/None/invalid hints or an empty gate."""
+    def _gate(self, mask: np.ndarray) -> tuple[np.ndarray, str | None, bool]:
+        """Apply category gating; skip it for Unknown/None/invalid hints or an empty gate.
+
+        The flag says that every device the gate keeps for one device's type word is a thing the
+        word does not mean (the balcony's only cover, its clothes airer, for 阳台的窗帘).
+        """
         category = category_for_type_hint(self.ir.type_hint)
         self.meta["gating"] = category
         if category is None:
-            return mask, None
+            return mask, None, False
         gated = mask & self.index.category_masks.get(category, np.zeros(len(mask), dtype=bool))
         # A device called exactly what was said passes whatever its category (排气扇 on a switch).
         # A set named by a type word also takes the devices whose name ends with it: a Chinese
@@ -351,27 +360,30 @@ class CommandSearch:
             passing |= {position for position in self.index.keywords.ending_in(hint) if not deeds[position]}
         for position in passing:
             gated[position] |= mask[position]
-        if self.ir.quantifier in (Quantifier.ALL, Quantifier.EXCEPT) and is_type_word(hint):
-            gated = self._without_apart(gated, hint, category)
+        only_apart = False
+        if is_type_word(hint):
+            apart = self._apart(gated, hint, category)
+            # 阳台的窗帘 where the balcony's only cover is the clothes airer: none is what was said.
+            only_apart = gated.any() and not (gated & ~apart).any()
+            if not only_apart:
+                gated &= ~apart
+            elif says_all(self.ir.raw):
+                only_apart = False  # 所有风扇 in a home whose only fans are apart: the word can only mean those
         if is_type_word(hint) and hint != CATEGORY_WORDS.get(category):
             gated = self._of_the_kind_said(gated, hint)  # 窗户, not 窗帘: the category's own word means all
         if not gated.any():
             self.meta["gating_fallback"] = category
             self.meta["gating"] = None
-            return mask, None
-        return gated, category
+            return mask, None, False
+        return gated, category, only_apart
 
-    def _without_apart(self, gated: np.ndarray, word: str, category: str) -> np.ndarray:
-        """Return the gate without the devices the category's word does not mean (风扇: no range hood).
-
-        Unchanged when that would leave nothing: then the word can only mean those.
-        """
-        kept = gated.copy()
+    def _apart(self, gated: np.ndarray, word: str, category: str) -> np.ndarray:
+        """Return the devices of the gate the category's word does not mean (风扇: no range hood)."""
+        apart = np.zeros(len(gated), dtype=bool)
         names, devices = self.index.keywords.names, self.index.devices
         for position in np.flatnonzero(gated):
-            if is_apart(word, category, names[position], devices[position].kind):
-                kept[position] = False
-        return kept if kept.any() else gated
+            apart[position] = is_apart(word, category, names[position], devices[position].kind)
+        return apart
 
     def _of_the_kind_said(self, gated: np.ndarray, word: str) -> np.ndarray:
         """Return the gate narrowed to the kind the word names, when it names the kind of some devices.
