@@ -1169,9 +1169,9 @@ def test_a_listed_value_is_read_in_the_homes_spelling_folded_like_speech():
 @pytest.mark.parametrize(
     ("action", "current", "value"),
     [
-        ("调低色温", 5000, 4800),  # a tenth of 2200 to 5000 K is 280: counted as 200 K
+        ("调低色温", 5000, 4500),  # a tenth of 2200 to 5000 K is 280: counted as 500 K, a change seen
         ("调低色温", 2300, 2200),  # held within the range
-        ("调高色温", 4000, 4200),
+        ("调高色温", 4000, 4500),
         ("调高温度", 26, 27),  # a narrow range moves by a unit
     ],
 )
@@ -1204,7 +1204,7 @@ def test_warmth_said_of_a_light_is_a_lower_colour_temperature():
 
     lamp = decide([warmer("light.desk", TURN_ON.id)], home, "台灯暖一点", current)
     assert [(a.device_ids, a.command.id, a.value) for a in lamp.actions] == [
-        (("light.desk",), COLOUR_TEMPERATURE.id, 3800)
+        (("light.desk",), COLOUR_TEMPERATURE.id, 3500)
     ]
     ac = decide([warmer("climate.ac", TARGET.id)], home, "空调暖一点", current)
     assert [(a.command.id, a.value) for a in ac.actions] == [(TARGET.id, 26)]  # its own temperature
@@ -1434,3 +1434,68 @@ def test_a_value_said_in_a_clause_of_its_own_is_the_commands_value():
         Command(a="设置=颜色", n="灯带", t="Light"), device("light.s", COLOUR_TEMPERATURE.id, "name_hit")
     )
     assert decide([unsaid], {strip.id: strip}, "灯带换个颜色").reason is AskReason.MISSING_VALUE
+
+
+VACUUM_START = CommandSpec(id="vacuum.start", description="开始扫地机清扫")
+FAN_SPEED = CommandSpec(
+    id="vacuum.set_fan_speed:fan_speed",
+    description="设置吸力",
+    value_list=[{"value": "quiet", "description": "安静"}, {"value": "turbo", "description": "强劲"}],
+)
+
+
+def test_a_setting_said_after_switching_on_is_what_it_runs_at():
+    """餐厅吊灯打开，要暖光: one turn_on at 2700 K; 扫地机开始，用 turbo: start, and the fan speed."""
+    home = {
+        "light.pendant": Device(
+            id="light.pendant",
+            name="吊灯",
+            room="餐厅",
+            category="Light",
+            commands=[TURN_ON, COLOUR_TEMPERATURE],
+        ),
+        "vacuum.robot": Device(
+            id="vacuum.robot",
+            name="扫地机",
+            room="客厅",
+            category="RobotCleaner",
+            commands=[VACUUM_START, FAN_SPEED],
+        ),
+    }
+    lamp = decide(
+        [
+            result(
+                Command(a="打开", n="吊灯"), device("light.pendant", TURN_ON.id), meta={"said_why": ["暖光"]}
+            )
+        ],
+        home,
+        "餐厅吊灯打开，要暖光",
+    )
+    assert [(a.command.id, a.value) for a in lamp.actions] == [(COLOUR_TEMPERATURE.id, 2700)]
+    robot = decide(
+        [
+            result(
+                Command(a="打开", n="扫地机"),
+                device("vacuum.robot", VACUUM_START.id),
+                meta={"said_why": ["turbo"]},
+            )
+        ],
+        home,
+        "扫地机开始，用turbo",
+    )
+    assert [(a.command.id, a.value) for a in robot.actions] == [
+        (VACUUM_START.id, None),
+        (FAN_SPEED.id, "turbo"),
+    ]
+    why = decide(
+        [
+            result(
+                Command(a="打开", n="吊灯"),
+                device("light.pendant", TURN_ON.id),
+                meta={"said_why": ["人都回来了"]},
+            )
+        ],
+        home,
+        "餐厅吊灯打开，人都回来了",
+    )
+    assert [(a.command.id, a.value) for a in why.actions] == [(TURN_ON.id, None)]  # a reason sets nothing

@@ -370,21 +370,9 @@ def _relative_value(
     """Return the value an adjustment gives a ranged command, from its step or the number said."""
     value_range = command.value_range or {}
     low, high = value_range.get("minimum"), value_range.get("maximum")
-    unit_interval = low == 0 and high == 1
-    if said is not None and said.number is not None:
-        if not said.unit_fits(command) and not (unit_interval and said.unit == "%"):
-            return Argument(problem=ArgumentProblem.UNKNOWN_VALUE)
-        step = (
-            said.number / UNIT_INTERVAL_PERCENT
-            if unit_interval and (said.unit == "%" or said.number > 1)
-            else said.number
-        )
-    elif unit_interval:
-        step = UNIT_INTERVAL_STEP
-    elif str(value_range.get("unit")) == "%":
-        step = PERCENT_STEP
-    else:
-        step = _unit_step(low, high)
+    step = _step(said, command)
+    if step is None:
+        return Argument(problem=ArgumentProblem.UNKNOWN_VALUE)
     if isinstance(low, (int, float)) and low < 0:
         if direction < 0 and (said is None or said.number is None) and isinstance(current, (int, float)):
             step = min(step, _round_step_within(current / 2))  # 暗一点 at 15 %: a dim light stays lit
@@ -402,21 +390,43 @@ def _relative_value(
     return Argument(round(value, 2))
 
 
+def _step(said: ActionValue | None, command: CommandSpec) -> float | None:
+    """Return how far an adjustment moves a ranged command: the number said, else its usual step.
+
+    None when the number's unit is not the command's.
+    """
+    value_range = command.value_range or {}
+    low, high = value_range.get("minimum"), value_range.get("maximum")
+    unit_interval = low == 0 and high == 1
+    if said is not None and said.number is not None:
+        if not said.unit_fits(command) and not (unit_interval and said.unit == "%"):
+            return None
+        if unit_interval and (said.unit == "%" or said.number > 1):
+            return said.number / UNIT_INTERVAL_PERCENT
+        return said.number
+    if unit_interval:
+        return UNIT_INTERVAL_STEP
+    if str(value_range.get("unit")) == "%":
+        return PERCENT_STEP
+    return _unit_step(low, high)
+
+
 def _unit_step(low: object, high: object) -> float:
     """Return how far an adjustment without a number moves a range: a unit, or a tenth of a wide one.
 
     调高一点 moves a temperature by a degree; a colour temperature of 2700 to 6500 K by a tenth,
-    380 K, said as people count: 500 K (the nearest of 1, 2 and 5 times a power of ten).
+    380 K, said as people count: 500 K (the first of 1, 2 and 5 times a power of ten not below
+    it, so that the change is seen: 3000 to 6000 K moves by 500 K too, not 200).
     """
     if isinstance(low, (int, float)) and isinstance(high, (int, float)) and high - low > WIDE_RANGE:
         tenth = (high - low) / WIDE_RANGE_STEPS
         power = 10 ** math.floor(math.log10(tenth))
-        return min((m * power for m in ROUND_MULTIPLES), key=lambda step: abs(math.log10(step / tenth)))
+        return min(m * power for m in ROUND_MULTIPLES if m * power >= tenth)
     return UNIT_STEP
 
 
 def _round_step_within(most: float) -> float:
-    """Return the largest step people count in (1, 2, 5 times a power of ten) not above ``most``, at least 1."""
+    """Return the largest step people count in (1, 2, 5 times a power of ten) up to ``most``, at least 1."""
     if most < 1:
         return 1
     power = 10 ** math.floor(math.log10(most))

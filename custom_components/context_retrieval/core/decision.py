@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from .arguments import ArgumentProblem, command_argument
+from .arguments import SWITCHED_ON_WORDS, ArgumentProblem, command_argument
 from .fusion import takes_argument
 from .gating import DEVICE_WORDS, GENERIC_TYPE_WORDS, TYPE_WORDS, in_category, is_kind_word, is_type_word
 from .models import (
@@ -49,6 +49,7 @@ from .search import (
     close_matches,
     says_all,
 )
+from .spec import VERB_SYNONYMS
 from .text import as_heard, compact, has_latin, normalize, without_remarks
 
 if TYPE_CHECKING:
@@ -447,9 +448,27 @@ def _decide_one(
         reason = AskReason.WHICH_DEVICE if meant is not None else _HINT_REASONS.get(result.hint or "")
         return _which(reason or AskReason.WHICH_DEVICE, result, devices)
     targets = _the_ones_it_changes(result, top, targets, running, settles)
-    return _unclear_target(result, top, targets, devices, text) or _action(
-        *_with_value_said_apart(result, top, targets, devices), targets, devices, turn, current
+    return _unclear_target(result, top, targets, devices, text) or _act(
+        result, top, targets, devices, turn, current
     )
+
+
+def _act(  # noqa: PLR0913 - the result, its choice, its targets and where to put the actions
+    result: RetrievalResult,
+    top: Candidate,
+    targets: tuple[str, ...],
+    devices: Mapping[str, Device],
+    turn: _Turn,
+    current: CurrentValues,
+) -> Decision | None:
+    """Add the action on ``targets`` to ``turn``, with a value or setting said in a clause of its own."""
+    action, top = _with_value_said_apart(result, top, targets, devices)
+    setting = _setting_said_apart(result, top, targets, devices)
+    if setting is not None and setting[1].capability_id.partition(":")[0] == top.capability_id:
+        return _action(*setting, targets, devices, turn, current)  # 打开，要暖光: turn_on at 2700 K
+    return _action(action, top, targets, devices, turn, current) or (
+        None if setting is None else _action(*setting, targets, devices, turn, current)
+    )  # 扫地机开始，用 turbo: start, then the fan speed
 
 
 def _with_value_said_apart(
@@ -472,6 +491,39 @@ def _with_value_said_apart(
             if not other.readable and takes_argument(other) and command_argument(said, other).problem is None:
                 return said, replace(top, capability_id=other.id)
     return action, top
+
+
+def _setting_said_apart(
+    result: RetrievalResult, top: Candidate, targets: tuple[str, ...], devices: Mapping[str, Device]
+) -> tuple[str, Candidate] | None:
+    """Return the setting a clause of its own says after switching a device on, None without one.
+
+    餐厅吊灯打开，要暖光: the light's colour temperature at 暖光 too; 扫地机开始，用 turbo: its fan
+    speed. Every target must take the value said.
+    """
+    remarks = result.meta.get("said_why") or ()
+    if not remarks or result.command.a not in SWITCHING_ON:
+        return None
+    commands = [_command_of(devices.get(device_id), top.capability_id) for device_id in targets]
+    if not targets or any(command is None or takes_argument(command) for command in commands):
+        return None
+    for remark in remarks:
+        said = f"{SETTING_PREFIX}={remark}"
+        for other in devices[targets[0]].commands:
+            if (
+                not other.readable
+                and takes_argument(other)
+                and command_argument(said, other).problem is None
+                and all(_takes(devices.get(device_id), other.id, said) for device_id in targets[1:])
+            ):
+                return said, replace(top, capability_id=other.id)
+    return None
+
+
+def _takes(device: Device | None, command_id: str, said: str) -> bool:
+    """Return True when the device has the command and it takes the value of the action said."""
+    command = _command_of(device, command_id)
+    return command is not None and command_argument(said, command).problem is None
 
 
 def _the_ones_it_changes(
@@ -787,6 +839,14 @@ def _by_direction(result: RetrievalResult, top: Candidate, devices: Mapping[str,
     if len(going) != 1:
         return None
     return replace(top, capability_id=going[0].id)
+
+
+START_SERVICE = "start"
+"""How Home Assistant's services that start a task begin (vacuum.start, lawn_mower.start_mowing)."""
+SWITCHING_ON = frozenset(
+    {*SWITCHED_ON_WORDS, *(verb for verb, synonyms in VERB_SYNONYMS.items() if "开启" in synonyms)}
+)
+"""Actions switching a device on (打开, 开始): a setting said after them is what it runs at."""
 
 
 WARMER_LIGHT, COOLER_LIGHT = "调低色温", "调高色温"
@@ -1296,6 +1356,11 @@ def _word_and_kind(device: Device, wanted: str) -> bool:
     )
 
 
+def _starts_a_task(command: CommandSpec) -> bool:
+    """Return True for a service starting a task (vacuum.start): no setting of the device does that."""
+    return command.id.partition(".")[2].startswith(START_SERVICE)
+
+
 def _without_subsumed(actions: list[Action]) -> list[Action]:
     """Return the actions once each, without those a valued action on the same devices carries out anyway.
 
@@ -1313,6 +1378,7 @@ def _without_subsumed(actions: list[Action]) -> list[Action]:
         action
         for action in actions
         if action.value is not None
+        or _starts_a_task(action.command)
         or action.device_ids not in (numbers if action.said == ACTION_OFF else valued)
     ]
     once: list[Action] = []

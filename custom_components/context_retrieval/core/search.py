@@ -368,7 +368,9 @@ class CommandSearch:
             if not only_apart:
                 gated &= ~apart
             elif says_all(self.ir.raw):
-                only_apart = False  # 所有风扇 in a home whose only fans are apart: the word can only mean those
+                only_apart = (
+                    False  # 所有风扇 in a home whose only fans are apart: the word can only mean those
+                )
         if is_type_word(hint) and hint != CATEGORY_WORDS.get(category):
             gated = self._of_the_kind_said(gated, hint)  # 窗户, not 窗帘: the category's own word means all
         if not gated.any():

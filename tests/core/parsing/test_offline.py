@@ -229,6 +229,21 @@ CASES = [
 ]
 
 
+@pytest.mark.parametrize(
+    ("text", "position"),
+    [
+        ("卧室窗帘关个三分之一", "设置位置=67%"),  # closed by a third: two thirds open
+        ("卧室窗帘关三成", "设置位置=70%"),
+        ("卧室窗帘关到三成", "设置位置=30%"),  # 关到 says the position itself
+        ("卧室窗帘开三成", "设置位置=30%"),
+    ],
+)
+def test_closing_a_cover_by_a_share_leaves_the_rest_open(text: str, position: str) -> None:
+    commands = parse_offline(text, ROOMS, DEVICE_NAMES, categories=CATEGORIES)
+
+    assert position in [command.a for command in commands]
+
+
 @pytest.mark.parametrize(("text", "expected"), CASES, ids=[case[0] or "empty" for case in CASES])
 def test_parse(text: str, expected: list[dict]) -> None:
     commands = parse_offline(text, ROOMS, DEVICE_NAMES, categories=CATEGORIES)

@@ -62,9 +62,10 @@ SETTING_PREFIX = "设置"
 SPEED_ATTRIBUTE = "风速"
 COLOUR_TEMPERATURE_ATTRIBUTE = "色温"
 """A fan's speed: a number said of it without a unit is a level or a percentage, as its speeds decide."""
+_COVER = "Blind"
 _PERCENT_ATTRIBUTES = {
     "Light": "亮度",
-    "Blind": "位置",
+    _COVER: "位置",
     "Fan": SPEED_ATTRIBUTE,
     "Television": "音量",
     "NetworkAudio": "音量",
@@ -72,6 +73,7 @@ _PERCENT_ATTRIBUTES = {
 """What a bare percentage sets on a kind of device (窗帘开到70%: its position, not a brightness); a
 device of unknown kind gets no attribute (设置=50%), its own commands decide."""
 TEMPERATURE_ATTRIBUTE = "温度"
+_PERCENT = 100
 TEMPERATURE_UNIT = "C"
 """``设置温度=26C``: the unit the gold parses and the prompt use for degrees Celsius."""
 MAX_OFFLINE_CHARS = 500
@@ -801,15 +803,19 @@ def _what_to_do(clauses: list[list[_Token]]) -> tuple[list[list[_Token]], list[s
         remarks, clauses = ["".join(token.text for token in clauses[0])], clauses[1:]
     kept = clauses[:1]
     for clause in clauses[1:]:
-        if (
-            _says_when(clause)
-            or _says_what_i_do(clause)
-            or (not _has_action_word(clause) and _says_why(clause))
-        ):
+        if _says_when(clause) or _says_what_i_do(clause):
             remarks.append("".join(token.text for token in clause))
+        elif not _has_action_word(clause) and _says_why(clause):
+            remarks.append(_said(clause))
         else:
             kept.append(clause)
     return kept, remarks
+
+
+def _said(clause: Sequence[_Token]) -> str:
+    """Return a clause as heard, without the fillers it opens with (要暖光: 暖光; 用 turbo: turbo)."""
+    start = next((i for i, token in enumerate(clause) if token.kind is not _Kind.FILLER), len(clause))
+    return "".join(token.text for token in clause[start:])
 
 
 def _complains(tokens: Sequence[_Token]) -> bool:
@@ -866,7 +872,7 @@ def _says_why(tokens: Sequence[_Token]) -> bool:
     if said and said[0] is _Kind.ROOM and _Kind.OTHER in said and not {_Kind.NAME, _Kind.TYPE} & set(said):
         return True  # 娭毑要过去: a room's owner doing something, not where to do it
     for token in tokens:
-        if token.kind is _Kind.OTHER and has_han(token.text):
+        if token.kind is _Kind.OTHER and (has_han(token.text) or has_latin(token.text)):
             return True
         if token.kind not in {_Kind.FILLER, _Kind.PRON}:
             return False
@@ -971,6 +977,8 @@ def _action_or_previous(clause: _Clause, category: str, previous: str | None) ->
     action = _clause_action(clause.tokens, category, clause.value)
     if action is None and not _holds_back(clause.tokens):
         action = previous
+    elif action is not None and previous == ACTION_OFF and _amount_alone(clause.tokens):
+        action = _closed_by(action, category)  # 窗帘关个三分之一
     return action or UNKNOWN_ACTION
 
 
@@ -2104,6 +2112,29 @@ def _value_action(tokens: Sequence[_Token], first: dict[_Kind, _Token], category
     if _Kind.QUERY in first:
         return _query(tokens, first)
     return None
+
+
+def _amount_alone(tokens: Sequence[_Token]) -> bool:
+    """Return True for a clause that is only an amount (三分之一 of 关个三分之一), no verb of its own."""
+    said = [token for token in tokens if token.kind is not _Kind.FILLER]
+    return len(said) == 1 and said[0].kind is _Kind.NUM
+
+
+def _closed_by(setting: str, category: str) -> str:
+    """Return a cover's position closed by the share said (窗帘关个三分之一: open 67 %, not 33 %).
+
+    A cover's position is how far it is open; closing it by a share leaves the rest open. 关到
+    (a setting verb) says the position itself.
+    """
+    said, _, value = setting.partition("=")
+    share = value.removesuffix("%")
+    if category != _COVER or said != SETTING_PREFIX + _PERCENT_ATTRIBUTES[_COVER] or value == share:
+        return setting
+    try:
+        closed = float(share)
+    except ValueError:
+        return setting
+    return f"{said}={_PERCENT - closed:g}%"
 
 
 def _switch_action(first: dict[_Kind, _Token]) -> str | None:
