@@ -164,6 +164,25 @@ def test_sounds_merged_with_the_u_after_them_are_heard_as_the_home_word(said, ho
     assert index.word_like(said) == home_word
 
 
+@pytest.mark.parametrize(("said", "home_word"), [("夫房", "书房"), ("热费器", "热水器"), ("方帘", "窗帘")])
+def test_sh_said_as_f_before_u_is_heard_as_the_home_word(said, home_word):
+    """Guanzhong Mandarin says 书 shu as fu, 水 shui as fei, 窗 chuang as fang."""
+    index = SoundIndex.build([home_word, "客厅"])
+    assert index.word_like(said) == home_word
+
+
+def test_a_syllable_may_be_respelled_several_ways():
+    folding = SoundFolding.from_data(
+        {"initials": {"ch": "c"}, "finals": {"ang": "an"}, "syllables": {"chuang": ["cang", "fang"]}}
+    )
+    assert folding.folds("chuang") == {"cuan", "can", "fan"}
+
+
+def test_kitchen_is_not_heard_for_study():
+    """书 shu folds to fu; 厨 chu does not, so 书房 said in a home without one is not the kitchen."""
+    assert SoundIndex.build(["厨房", "客厅"]).word_like("书房") is None
+
+
 def _home():
     return [
         light("l-bed", "台灯", "卧室"),

@@ -146,6 +146,14 @@ def test_a_rooms_end_is_also_said_as_the_room_words_file_has_it():
     assert "客房间" not in said["客房"]
 
 
+def test_a_room_word_with_de_inside_is_also_said_without_it():
+    """里头的厕所 is said 里头厕所; a word another room has is left to it."""
+    rooms = [Room("主卫", aliases=("里头的厕所",)), Room("客卫", aliases=("外头厕所", "外头的厕所"))]
+    said = {room.name: room.aliases for room in with_owner_words(rooms)}
+    assert "里头厕所" in said["主卫"]
+    assert said["客卫"].count("外头厕所") == 1
+
+
 @pytest.mark.parametrize(
     "raw",
     [

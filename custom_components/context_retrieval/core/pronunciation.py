@@ -120,18 +120,25 @@ class SoundFolding:
         parts: list[tuple[tuple[str, str], ...]] = []
         for section in ("initials", "finals", "syllables"):
             pairs = raw[section]
-            if not isinstance(pairs, dict) or not all(
+            if not isinstance(pairs, dict):
+                raise LikenessError(f"{where}: {section} must map Latin spellings to Latin spellings")
+            spelled = [
+                (heard, read)
+                for heard, said in pairs.items()
+                for read in (said if isinstance(said, list) and section == "syllables" else [said])
+            ]
+            if not all(
                 isinstance(k, str) and isinstance(v, str) and k.isascii() and k.isalpha() and v.isalpha()
-                for k, v in pairs.items()
+                for k, v in spelled
             ):
                 raise LikenessError(f"{where}: {section} must map Latin spellings to Latin spellings")
-            parts.append(tuple(sorted(pairs.items(), key=lambda pair: -len(pair[0]))))
+            parts.append(tuple(sorted(spelled, key=lambda pair: -len(pair[0]))))
         return cls(*parts)
 
     def folds(self, syllable: str) -> frozenset[str]:
-        """Return the syllable folded as it is and, if respelled whole, as respelled (chuang: cuan, can)."""
-        respelled = dict(self.syllables).get(syllable, syllable)
-        return frozenset({self.fold(syllable), self.fold(respelled)})
+        """Return the syllable folded as it is and as each whole respelling (chuang: cuan; can, fan)."""
+        respelled = [read for heard, read in self.syllables if heard == syllable]
+        return frozenset({self.fold(syllable), *map(self.fold, respelled)})
 
     def fold(self, syllable: str) -> str:
         """Return the syllable with its initial and its final folded (shang → san)."""

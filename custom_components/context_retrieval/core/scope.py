@@ -81,7 +81,7 @@ def with_owner_words(rooms: Sequence[Room], device_names: Collection[str] = ()) 
     The part before an ``owned`` word of ``room_words.yaml`` becomes an alias, alone and with
     each ``said_with`` word, when it is two characters or more, the same for no other room, and
     no floor's or device's name. A room word's end is also said as ``ends_said`` has it
-    (爷爷奶奶房间 for 爷爷奶奶房).
+    (爷爷奶奶房间 for 爷爷奶奶房), and a room word with 的 inside is said without it (里头厕所).
     """
     words = _owner_words()
     said = {compact(word) for room in rooms for word in (room.name, *room.aliases, *room.floor_names)}
@@ -113,6 +113,11 @@ def with_owner_words(rooms: Sequence[Room], device_names: Collection[str] = ()) 
             if full.endswith(end)
             for other in others
             if full.removesuffix(end) + other not in said
+        ]
+        extra += [
+            full.replace(LINKING_WORD, "")  # 里头的厕所 is said 里头厕所
+            for full in map(compact, (room.name, *room.aliases))
+            if LINKING_WORD in full.strip(LINKING_WORD) and full.replace(LINKING_WORD, "") not in taken
         ]
         result.append(replace(room, aliases=(*room.aliases, *dict.fromkeys(extra))) if extra else room)
     return result

@@ -1127,6 +1127,30 @@ def test_a_complaint_before_what_to_do_about_it_says_why(text: str, actions: lis
     assert ([c.a for c in reading.commands], reading.remarks) == (actions, remarks)
 
 
+@pytest.mark.parametrize(
+    ("text", "actions", "remarks"),
+    [
+        ("卧室空调关了,今晚没人睡", [("关闭", "卧室")], ("今晚没人睡",)),  # 没 before a noun: none
+        ("客厅灯亮些", [("调亮", "客厅")], ()),  # 些: a little, as 一点
+        ("卧室的台灯打开,要暖光", [("打开", "卧室")], ("暖光",)),  # the setting said, without 要
+    ],
+)
+def test_what_a_clause_after_the_command_says_is_a_remark(text: str, actions: list, remarks: tuple) -> None:
+    reading = OfflineParser.build(ROOMS, DEVICE_NAMES).read(text)
+    assert ([(c.a, c.s) for c in reading.commands], reading.remarks, reading.unread) == (actions, remarks, ())
+
+
+def test_a_statement_alone_has_no_remark() -> None:
+    """吃好饭了，油烟还没散: no command said, so the second clause is no reason for one."""
+    assert OfflineParser.build(ROOMS, DEVICE_NAMES).read("吃好饭了,油烟还没散掉").remarks == ()
+
+
+def test_a_room_said_first_is_the_room_of_a_set_said_after_it() -> None:
+    """卧室没人了，灯全部关掉: the bedroom's lights, not every light."""
+    (command,) = OfflineParser.build(ROOMS, DEVICE_NAMES).parse("卧室没人了,灯全部关掉")
+    assert (command.a, command.s, command.q) == ("关闭", "卧室", "all")
+
+
 def test_going_on_playing_is_read_as_said_either_way() -> None:
     """接着放 is 继续播放: 接着 is otherwise "then", between two commands."""
     parser = OfflineParser.build(ROOMS, DEVICE_NAMES)

@@ -389,6 +389,7 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     **_words(_Kind.FILLER, "把", "让", "将", "请", "帮我", "帮忙", "麻烦", "给我", "一下", "的", "吧"),
     **_words(_Kind.FILLER, "啊", "呀", "呢", "了", "我", "要", "想", "一点", "房间", "里", "里面"),
     **_words(_Kind.FILLER, "现在", "目前", "当前", "谢谢", "也", "是", "直接"),
+    **_words(_Kind.FILLER, "些", "一些"),  # 调亮些, 开大些: a little, as 一点
     **_words(_Kind.FILLER, "这么", "那么"),  # 这么冷? 调高两度: how cold, no device called 这
     **_words(_Kind.FILLER, "改主意", "改变主意"),  # 我改主意了, 关灯: a change of mind, no value
     # verb complements and helpers that add nothing to the command (开起来, 去开灯, 给关了, 稍微)
@@ -453,6 +454,8 @@ _ACTION_WORD_KINDS = _ACTION_KINDS | {_Kind.NUM, _Kind.MODE, _Kind.TASK}
 _SWITCH_KINDS = frozenset({_Kind.ON, _Kind.OFF})
 _VERB_KINDS = _SWITCH_KINDS | {_Kind.LOCK, _Kind.CHANNEL, _Kind.PLAY}
 """Verbs that open a second action after a target (关掉客厅灯打开卧室灯, 打开电视换台)."""
+_LACKING = frozenset({"没", "没有"})
+"""Question particles that, before a noun, say there is none (没人, 没水)."""
 _LOCK_PARTICLES = frozenset({"上", "好", "埋"})
 """门锁上/锁好, Cantonese 锁埋: the particle after a lock word makes it the verb 锁定."""
 _ADJUSTING_PREFIXES = frozenset({"较", "校"})
@@ -805,8 +808,10 @@ def _what_to_do(clauses: list[list[_Token]]) -> tuple[list[list[_Token]], list[s
     for clause in clauses[1:]:
         if _says_when(clause) or _says_what_i_do(clause):
             remarks.append("".join(token.text for token in clause))
-        elif not _has_action_word(clause) and _says_why(clause):
-            remarks.append(_said(clause))
+        elif not _has_action_word(clause) and _says_why(clause) and any(map(_has_action_word, kept)):
+            remarks.append(
+                _said(clause)
+            )  # after a command only: 吃好夜饭了，油烟还没散 is all about the need
         else:
             kept.append(clause)
     return kept, remarks
@@ -1439,6 +1444,18 @@ def _as_not_yet(token: _Token, _preceding: _Token | None, following: _Token | No
     return None
 
 
+def _as_lacking(token: _Token, _preceding: _Token | None, following: _Token | None) -> _Token | None:
+    """没人睡, 快没水了: 没 before a word no command reads says something is lacking; it asks nothing."""
+    if (
+        token.kind is _Kind.ASK
+        and token.text in _LACKING
+        and following is not None
+        and following.kind is _Kind.OTHER
+    ):
+        return _Token(_Kind.OTHER, token.text, token.text)
+    return None
+
+
 def _as_lock_particle(token: _Token, preceding: _Token | None, following: _Token | None) -> _Token | None:
     """把门锁上: 上/好 after a lock word locks it."""
     if (
@@ -1471,6 +1488,7 @@ _CONTEXT_RULES = (
     _as_amount_noun,
     _as_kept_state,
     _as_not_yet,
+    _as_lacking,
     _as_lock_particle,
     _as_verb_complement,
 )
@@ -1951,16 +1969,18 @@ def _inherit_rooms(
 
     把客厅主灯打开然后打开窗帘 means the 客厅 curtain; after 打开客厅的灯 (all lights
     of a room) a following 空调 is not tied to that room; a name only one device has (后门锁
-    after 车房门闩埋) is that device, wherever it is.
+    after 车房门闩埋) is that device, wherever it is. A room said alone first (一楼没人了，灯全关了)
+    is the room of a set said after it too.
     """
     last = previous[-1]
     if last.quantifier is not Quantifier.ONE or len(last.include) != 1:
         return
     rooms = last.include
+    room_said_first = all(target.name == ANY_NAME for target in previous)
     for target in targets:
         if (
             not target.include
-            and target.quantifier is None
+            and (target.quantifier is None or (room_said_first and target.quantifier is Quantifier.ALL))
             and target.name != LAST_MENTIONED
             and compact(target.name) not in sole_names
         ):
