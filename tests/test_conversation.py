@@ -307,6 +307,16 @@ async def test_dimming_a_dim_light_never_turns_it_off(loaded_entry, home: HomeAs
     assert made(calls) == [("light.turn_on", ["light.living_main"], {"brightness_step_pct": -5})]
 
 
+async def test_the_home_said_is_every_room(loaded_entry, home: HomeAssistant, calls):
+    """屋里的灯关了: every light of the home, where 关灯 alone asks which room."""
+    for entity_id in ("light.kitchen", "light.bedside"):
+        home.states.async_set(entity_id, "on", home.states.get(entity_id).attributes)
+    await say(home, "屋里的灯关了")
+    ((service, entity_ids, _),) = made(calls)
+    assert service == "light.turn_off"
+    assert {"light.living_main", "light.kitchen", "light.bedside"} <= set(entity_ids)
+
+
 async def test_the_room_of_the_last_turn_settles_which_room(loaded_entry, home: HomeAssistant, calls):
     first = await say(home, "客厅温度多少")
     await say(home, "打开灯", first.conversation_id)  # lights in three rooms; the last turn was about 客厅

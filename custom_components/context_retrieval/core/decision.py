@@ -48,6 +48,7 @@ from .search import (
     RECENT_REFERENCE,
     close_matches,
     says_all,
+    says_whole_home,
 )
 from .spec import VERB_SYNONYMS
 from .text import as_heard, compact, has_latin, normalize, without_remarks
@@ -1550,7 +1551,7 @@ def _whole_home_unasked(result: RetrievalResult, top: Candidate, text: str) -> b
         top.entity_kind == "group"
         and command.q == Quantifier.ALL
         and command.s == ANY_ROOM
-        and not says_all(text)
+        and not says_whole_home(text)
     )
 
 

@@ -70,8 +70,10 @@ class NameMatch(NamedTuple):
 NO_MATCH = NameMatch(0.0, "name")
 NAMED_BY_DEED = ("Scene",)
 """Categories named by what they do, not what they are: a scene called 全屋关灯 is no light."""
-ALL_WORDS = ("所有", "全部", "全都", "每个", "每一个", "全屋", "一切", "都")
+ALL_WORDS = ("所有", "全部", "全都", "每个", "每一个", "全屋", "一切", "都", "全关", "全开")
 """Words that make a single type-word command mean every such device."""
+HOME_WORDS = ("家里", "屋里", "屋头", "屋企")
+"""Words saying the whole home (屋里的灯全关了): a set over every room is what was asked."""
 MIN_HEARD_SLOT = 2
 """Characters a room or name slot needs to be matched against a word heard (灯 alone is in every light's)."""
 CLOSE_MATCH_MARGIN = 0.1
@@ -94,6 +96,12 @@ def says_all(text: str) -> bool:
     """Return True when the utterance has an all-word, in any variety (闩晒 is 全部关掉; 都系 has none)."""
     said = compact(text)
     return any(word in said for word in ALL_WORDS)
+
+
+def says_whole_home(text: str) -> bool:
+    """Return True when the utterance names the whole home (家里, 屋里) or has an all-word."""
+    said = compact(text)
+    return says_all(text) or any(word in said for word in HOME_WORDS)
 
 
 STATE_QUESTION = ACTION_QUERY + DEFAULT_QUERY_ATTRIBUTE

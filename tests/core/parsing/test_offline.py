@@ -1151,6 +1151,35 @@ def test_a_room_said_first_is_the_room_of_a_set_said_after_it() -> None:
     assert (command.a, command.s, command.q) == ("关闭", "卧室", "all")
 
 
+@pytest.mark.parametrize(
+    ("text", "action", "room"),
+    [
+        ("卧室窗帘落咗佢", "关闭", "卧室"),  # Cantonese 落: let a curtain down
+        ("卧室几热呀", "查询温度", "卧室"),  # Cantonese 几热: how hot
+        ("卧室有多冷", "查询温度", "卧室"),
+        ("风扇唔好摆头", "设置摆风=关闭", "*"),  # don't oscillate: oscillation off
+        ("额们出门咧,客厅空调关了", "关闭", "客厅"),  # Guanzhong 额们: what we do, then the command
+        ("算咧,嫑开空调", None, None),  # 嫑 = 不要: nothing to do now
+    ],
+)
+def test_words_of_regional_speech_are_read(text: str, action: str | None, room: str | None) -> None:
+    commands = OfflineParser.build(ROOMS, DEVICE_NAMES).parse(text)
+    assert [(c.a, c.s) for c in commands if c.a != "UNKNOWN"] == ([(action, room)] if action else [])
+
+
+def test_a_pause_or_a_cut_off_ends_a_clause() -> None:
+    """再大—— (cut off): 再大 as said alone, the dash no word."""
+    parser = OfflineParser.build(ROOMS, DEVICE_NAMES)
+    assert parser.parse("音箱再大——") == parser.parse("音箱再大")
+    assert parser.read("音箱再大——").unread == ()
+
+
+def test_a_bare_sweep_is_the_sweeping_task() -> None:
+    """开始扫吧: 扫 alone is 扫地, the robot cleaner's task."""
+    (command,) = OfflineParser.build(ROOMS, DEVICE_NAMES).parse("开始扫吧")
+    assert command.a == "开始扫地"
+
+
 def test_going_on_playing_is_read_as_said_either_way() -> None:
     """接着放 is 继续播放: 接着 is otherwise "then", between two commands."""
     parser = OfflineParser.build(ROOMS, DEVICE_NAMES)

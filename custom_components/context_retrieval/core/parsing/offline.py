@@ -356,7 +356,10 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
             "",
         ),
     ),
-    **_mapped(_Kind.QUERY, dict.fromkeys(("几度", "多少度", "温度多少", "好多度"), TEMPERATURE_ATTRIBUTE)),
+    **_mapped(
+        _Kind.QUERY,
+        dict.fromkeys(("几度", "多少度", "温度多少", "好多度", "多热", "多冷"), TEMPERATURE_ATTRIBUTE),
+    ),
     **_mapped(_Kind.QUERY, dict.fromkeys(("几档", "几挡", "多少档"), "风速")),
     **_mapped(_Kind.QUERY, dict.fromkeys(("多大声", "声音多大", "音量多少", "多少音量"), "音量")),
     # 什么模式: the device's mode asked, no scenes
@@ -386,10 +389,12 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     **_words(_Kind.WHEN, "晚点", "晚一点", "明天", "明早", "后天", "改天"),
     **_words(_Kind.SEP, "顺便", "顺手", "顺带", "另外"),
     **_words(_Kind.SEP, ",", ".", ";", "!", "?", "。", "；", "！", "？", "\n"),
+    **_words(_Kind.SEP, "--", "——", "…", "...", "—"),  # a pause or a cut-off: 再大——
     **_words(_Kind.FILLER, "把", "让", "将", "请", "帮我", "帮忙", "麻烦", "给我", "一下", "的", "吧"),
     **_words(_Kind.FILLER, "啊", "呀", "呢", "了", "我", "要", "想", "一点", "房间", "里", "里面"),
     **_words(_Kind.FILLER, "现在", "目前", "当前", "谢谢", "也", "是", "直接"),
     **_words(_Kind.FILLER, "些", "一些"),  # 调亮些, 开大些: a little, as 一点
+    **_words(_Kind.FILLER, "我们", "咱们", "俺们"),
     **_words(_Kind.FILLER, "这么", "那么"),  # 这么冷? 调高两度: how cold, no device called 这
     **_words(_Kind.FILLER, "改主意", "改变主意"),  # 我改主意了, 关灯: a change of mind, no value
     # verb complements and helpers that add nothing to the command (开起来, 去开灯, 给关了, 稍微)
@@ -400,7 +405,8 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     **_mapped(_Kind.ON, dict.fromkeys(("开起", "开一开", "打开起", "开起来", "整开", "开回来"), ACTION_ON)),
     **_mapped(_Kind.OFF, dict.fromkeys(("关一关", "关起来", "整关"), ACTION_OFF)),
     **_mapped(
-        _Kind.TASK, dict.fromkeys(("打扫", "扫一扫", "扫一次", "扫一遍", "扫一下", "扫一圈", "扫扫"), "扫地")
+        _Kind.TASK,
+        dict.fromkeys(("打扫", "扫一扫", "扫一次", "扫一遍", "扫一下", "扫一圈", "扫扫", "扫"), "扫地"),
     ),
     **_mapped(_Kind.TASK, dict.fromkeys(("割草", "割一下草", "割下草", "去割草"), "割草")),
     **_mapped(_Kind.TASK, dict.fromkeys(("回去充电", "回充", "回去", "回家充电", "回座充"), "回去充电")),
@@ -801,8 +807,12 @@ def _what_to_do(clauses: list[list[_Token]]) -> tuple[list[list[_Token]], list[s
     what is to be done later is no command now (nothing here waits to do it).
     """
     remarks: list[str] = []
-    if len(clauses) > 1 and _complains(clauses[0]) and any(map(_has_action_word, clauses[1:])):
-        # 太吵了，先停一下: what is wrong, then what to do about it
+    if (
+        len(clauses) > 1
+        and (_complains(clauses[0]) or _says_what_i_do(clauses[0]))
+        and any(map(_has_action_word, clauses[1:]))
+    ):
+        # 太吵了，先停一下: what is wrong, then what to do about it; 我们出门了，开离家模式
         remarks, clauses = ["".join(token.text for token in clauses[0])], clauses[1:]
     kept = clauses[:1]
     for clause in clauses[1:]:
@@ -2027,6 +2037,19 @@ _NO_LONGER = "了"
 _CALLED_OFF = (_Kind.NEG, _Kind.ON, _Kind.FILLER)
 
 
+def _mode_said_not(tokens: Sequence[_Token]) -> str | None:
+    """Return a switched mode turned off when the clause says not to do it (不要摇头), else None."""
+    said = [token for token in tokens if token.kind is not _Kind.FILLER]
+    for token, following in itertools.pairwise(said):
+        if (
+            token.kind is _Kind.NEG
+            and following.kind is _Kind.MODE
+            and following.value.endswith(_SWITCHED_ON)
+        ):
+            return following.value.removesuffix(_SWITCHED_ON) + _SWITCHED_OFF
+    return None
+
+
 def _holds_back(tokens: Sequence[_Token]) -> bool:
     """Return True when a clause says not to act now (幕布不要动, 十分钟后): it takes no earlier action."""
     return any(token.kind in {_Kind.NEG, _Kind.WHEN} for token in tokens)
@@ -2039,8 +2062,9 @@ def _clause_action(tokens: Sequence[_Token], category: str, value: str = "") -> 
     """
     first = {token.kind: token for token in reversed(tokens)}
     if _holds_back(tokens):
-        # 电脑那个不要关, 十分钟后关掉: not an action to take now; 算了，莫开了: off again
-        return ACTION_OFF if _called_off(tokens) else None
+        # 电脑那个不要关, 十分钟后关掉: not an action to take now; 算了，莫开了: off again;
+        # 风扇唔好摆头: oscillation off
+        return _mode_said_not(tokens) or (ACTION_OFF if _called_off(tokens) else None)
     if _asks(tokens):
         return _query(tokens, first)
     action = _word_action(first) or _value_action(tokens, first, category)
