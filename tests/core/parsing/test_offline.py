@@ -1160,6 +1160,7 @@ def test_a_room_said_first_is_the_room_of_a_set_said_after_it() -> None:
         ("风扇唔好摆头", "设置摆风=关闭", "*"),  # don't oscillate: oscillation off
         ("额们出门咧,客厅空调关了", "关闭", "客厅"),  # Guanzhong 额们: what we do, then the command
         ("算咧,嫑开空调", None, None),  # 嫑 = 不要: nothing to do now
+        ("卧室风扇开嚟", "打开", "卧室"),  # Cantonese 开嚟: switch it on
     ],
 )
 def test_words_of_regional_speech_are_read(text: str, action: str | None, room: str | None) -> None:
@@ -1172,6 +1173,20 @@ def test_a_pause_or_a_cut_off_ends_a_clause() -> None:
     parser = OfflineParser.build(ROOMS, DEVICE_NAMES)
     assert parser.parse("音箱再大——") == parser.parse("音箱再大")
     assert parser.read("音箱再大——").unread == ()
+
+
+def test_cantonese_links_a_modifier_to_a_name_with_ge() -> None:
+    """鱼缸个水泵 (魚缸個水泵) is the 鱼缸水泵, as 鱼缸的水泵 is."""
+    parser = OfflineParser.build(ROOMS, [*DEVICE_NAMES, "鱼缸水泵", "水泵"])
+    (command,) = parser.parse("鱼缸个水泵停咗佢")
+    assert command.n == "鱼缸水泵"
+
+
+def test_the_source_of_a_player_is_an_attribute_to_set() -> None:
+    """投影的信号源换成 HDMI1 (or the English source): the source, set to HDMI1."""
+    parser = OfflineParser.build(ROOMS, [*DEVICE_NAMES, "投影"])
+    assert [c.a for c in parser.parse("投影的source换成HDMI1")] == ["设置信号源=hdmi1"]
+    assert parser.read("投影的信号源换成HDMI1").unread == ()
 
 
 def test_a_bare_sweep_is_the_sweeping_task() -> None:

@@ -265,6 +265,7 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     **_mapped(_Kind.ADJUST, dict.fromkeys(("热一点", "热一些", "热些"), "调高温度")),
     **_mapped(_Kind.ADJUST, dict.fromkeys(("小点声", "小声点", "小声一点", "小声些", "再小声"), "调小音量")),
     **_words(_Kind.ATTR, "亮度", "风速", "音量", "遮光", "温度", "湿度", "状态", "电量", "色温", "吸力"),
+    **_words(_Kind.ATTR, "信号源", "输入源"),
     **_words(_Kind.ATTR, "功率", "用电量", "耗电量", "漏水", "有人", "烟雾", "角度", "叶片", "灯效"),
     **_mapped(_Kind.ATTR, {"转速": "风速"}),  # 风扇转速快一点: its speed, not 转 (change to) 速
     **_mapped(
@@ -1888,6 +1889,10 @@ def _room_list(tokens: Sequence[_Token], index: int) -> tuple[list[str], int]:
     return rooms, index
 
 
+_LINKING_WORDS = frozenset({LINKING_WORD, "个"})
+"""Words linking a modifier to the name after it (外面的灯; Cantonese 鱼缸个水泵)."""
+
+
 def _phrases(tokens: Sequence[_Token]) -> tuple[list[tuple[list[_Token], list[str]]], list[str]]:
     """Return each noun phrase with the rooms said since the previous one, and the rooms said after all.
 
@@ -1921,9 +1926,10 @@ def _phrases(tokens: Sequence[_Token]) -> tuple[list[tuple[list[_Token], list[st
             phrases.append(([*modifier, *run[: heads[-1] + 1]], rooms))
             rooms, modifier, pending = [], [], []
         elif token.kind is _Kind.FILLER:
-            # 外面的灯, 老婆那边的床头灯: unknown words before 的 narrow the next name, never dropped.
+            # 外面的灯, 老婆那边的床头灯: unknown words before 的 narrow the next name, never dropped;
+            # Cantonese links them with 个 too (鱼缸个水泵).
             pending = run or pending
-            modifier = pending if token.text == LINKING_WORD else modifier
+            modifier = pending if token.text in _LINKING_WORDS else modifier
         else:
             modifier, pending = [], []
         run = []
