@@ -75,7 +75,7 @@ SETS: tuple[tuple[str, str], ...] = (
     ("agent_y", "agent_y (held-out in issue 13's ninth session, tuned on in its tenth)"),
     ("agent_z", "agent_z (held-out in issue 13's tenth session, tuned on in its eleventh)"),
     ("agent_aa", "agent_aa (held-out in issue 13's tenth session, tuned on in its eleventh)"),
-    ("agent_ab", "agent_ab (held-out: its misses never read)"),
+    ("agent_ab", "agent_ab (held-out in issue 13's eleventh session, measured unread, then tuned on)"),
     ("agent_ac", "agent_ac (held-out: its misses never read)"),
 )
 """The sets run, in the order they were written: each says whether its misses were read while tuning."""

@@ -1189,6 +1189,30 @@ def test_the_source_of_a_player_is_an_attribute_to_set() -> None:
     assert parser.read("投影的信号源换成HDMI1").unread == ()
 
 
+@pytest.mark.parametrize(
+    ("text", "actions"),
+    [
+        ("扫地机出动", [("打开", "扫地机")]),  # 出动: set off, as 开始
+        ("电视开机", [("打开", "电视")]),
+        ("sleep mode activate 一下", [("打开", "睡眠模式")]),
+        ("把客厅灯关了哈", [("关闭", "灯")]),  # Chongqing 哈: a soft ending, no word to read
+        ("帮我开下卧室的空调先", [("打开", "空调")]),  # 开下 before what it acts on: 开一下
+        ("窗帘降到一半", [("设置位置=50%", "窗帘")]),
+        ("卧室空调开一下,要暖风", [("打开", "空调"), ("设置模式=制热", "空调")]),  # the mode wanted
+    ],
+)
+def test_everyday_words_for_starting_and_setting_are_read(text: str, actions: list) -> None:
+    reading = OfflineParser.build(ROOMS, [*DEVICE_NAMES, "浴霸暖风", "暖风"]).read(text)
+    assert ([(c.a, c.n) for c in reading.commands], reading.unread) == (actions, ())
+
+
+def test_one_thing_of_another_is_one_target() -> None:
+    """投影的幕布放下来: the projector's screen, one target (a list would say 和)."""
+    parser = OfflineParser.build(ROOMS, [*DEVICE_NAMES, "投影", "幕布"])
+    assert [c.n for c in parser.parse("投影的幕布放下来")] == ["投影幕布"]
+    assert [c.n for c in parser.parse("投影和幕布都关了")] == ["投影", "幕布"]
+
+
 def test_a_bare_sweep_is_the_sweeping_task() -> None:
     """开始扫吧: 扫 alone is 扫地, the robot cleaner's task."""
     (command,) = OfflineParser.build(ROOMS, DEVICE_NAMES).parse("开始扫吧")

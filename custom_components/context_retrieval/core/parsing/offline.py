@@ -217,6 +217,7 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
         *("切换到", "切换为", "切换成", "切到", "切成", "换成", "换到", "转到"),
         *("换回", "切回", "调回", "改回"),  # back to what it was (换回制热)
         *("拉到", "整到", "整成", "放到", "开成", "打开到", "关到"),  # 窗帘拉到一半; northern 整到26度
+        *("降到", "升到", "降至", "升至"),  # 晾衣架降到一半
         "换",  # 星空灯换蓝色: change to
         *("切", "转", "改"),  # 电视切 HDMI 2, 电视转 YouTube, 冷气改除湿: change to
         *("改一改", "改一下", "改改"),  # 温度改一改: a change said without its value
@@ -286,7 +287,7 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     **_mapped(_Kind.MODE, {f"{word}模式": action for word, action in _MODES.items()}),
     **_words(_Kind.MUTE, "静音"),
     **_words(_Kind.CANCEL, "取消"),
-    **_words(_Kind.START, "开始"),
+    **_words(_Kind.START, "开始", "出动", "开工"),  # 扫地机出动
     **_words(_Kind.PAUSE, ACTION_PAUSE),
     **_words(_Kind.RESUME, "继续"),
     **_words(_Kind.STOP, "停止", "停掉", "停", "停一停"),
@@ -396,6 +397,8 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     **_words(_Kind.FILLER, "现在", "目前", "当前", "谢谢", "也", "是", "直接"),
     **_words(_Kind.FILLER, "些", "一些"),  # 调亮些, 开大些: a little, as 一点
     **_words(_Kind.FILLER, "我们", "咱们", "俺们"),
+    **_mapped(_Kind.ON, {"开机": ACTION_ON}),  # PS5 开机: switched on
+    **_mapped(_Kind.OFF, {"关机": ACTION_OFF}),
     **_words(_Kind.FILLER, "这么", "那么"),  # 这么冷? 调高两度: how cold, no device called 这
     **_words(_Kind.FILLER, "改主意", "改变主意"),  # 我改主意了, 关灯: a change of mind, no value
     # verb complements and helpers that add nothing to the command (开起来, 去开灯, 给关了, 稍微)
@@ -1455,6 +1458,19 @@ def _as_not_yet(token: _Token, _preceding: _Token | None, following: _Token | No
     return None
 
 
+def _as_mode_wanted(token: _Token, preceding: _Token | None, following: _Token | None) -> _Token | None:
+    """要暖风: a mode wanted ends its clause, though a device is called by it too (浴霸暖风)."""
+    if (
+        token.kind is _Kind.NAME
+        and token.text in _MODES
+        and preceding is not None
+        and preceding.text in _WANTING_WORDS
+        and (following is None or following.kind in _CLAUSE_END_KINDS)
+    ):
+        return _Token(_Kind.MODE, token.text, _MODES[token.text])
+    return None
+
+
 def _as_lacking(token: _Token, _preceding: _Token | None, following: _Token | None) -> _Token | None:
     """没人睡, 快没水了: 没 before a word no command reads says something is lacking; it asks nothing."""
     if (
@@ -1500,6 +1516,7 @@ _CONTEXT_RULES = (
     _as_kept_state,
     _as_not_yet,
     _as_lacking,
+    _as_mode_wanted,
     _as_lock_particle,
     _as_verb_complement,
 )
@@ -1913,8 +1930,9 @@ def _phrases(tokens: Sequence[_Token]) -> tuple[list[tuple[list[_Token], list[st
             continue
         heads = [i for i, part in enumerate(run) if part.kind in _HEAD_KINDS]
         if held is not None:
-            # 浇花的阀门; 跑步机的插座 and 日立的冷气, 插座 and 空调 also names of the home's devices
-            if len(run) == 1 and _says_a_kind(run[0]):
+            # 浇花的阀门; 跑步机的插座 and 日立的冷气, 插座 and 空调 also names of the home's devices;
+            # 投影的幕布: the one thing of the other's (a list would say 和), however it is named
+            if len(run) == 1 and (_says_a_kind(run[0]) or run[0].kind is _Kind.NAME):
                 modifier, rooms, heads = held[0], [*held[1], *rooms], [0]
             else:
                 phrases.append(held)
