@@ -1216,3 +1216,17 @@ def test_a_sensor_of_another_kind_found_with_its_device_does_not_shrink_the_set(
     assert "unsupported_targets" not in fans.meta
     (windows,) = run(home, "窗户都关上", cmd("关闭", n="窗户", t="Blind", q="all"))
     assert windows.meta.get("unsupported_targets") == 1
+
+
+def test_a_count_of_alike_devices_takes_them_all_when_it_is_how_many_there_are():
+    """两个排气扇都开起 with two exhaust fans alike: both, not a question which one."""
+    fans = [
+        Device(id="fan-up", name="排气扇", room="楼上卫生间", category="Fan", commands=[ON, OFF]),
+        Device(id="fan-main", name="排气扇", room="主卫", category="Fan", commands=[ON, OFF]),
+    ]
+    (result,) = run(fans, "两个排气扇都开起", cmd("打开", n="排气扇", q="any", c=2))
+    assert result.hint is None
+    assert sorted(ids(result)) == ["fan-main", "fan-up"]
+    decision = decide([result], by_id(fans), "两个排气扇都开起")
+    assert decision.outcome == Outcome.ACT
+    assert {d for action in decision.actions for d in action.device_ids} == {"fan-main", "fan-up"}

@@ -659,10 +659,13 @@ class CommandSearch:
                 )
             )
         hint = None
+        # 两个排气扇: the second and a third alike leave the two unsettled; the first two alike do not
+        last = self.ir.count - 1 if self.ir.quantifier == Quantifier.ANY and self.ir.count else 0
         if not candidates:
             hint = NO_CANDIDATES
         elif (
-            len(candidates) > 1 and candidates[0].total_score - candidates[1].total_score < CLOSE_MATCH_MARGIN
+            len(candidates) > last + 1
+            and candidates[last].total_score - candidates[last + 1].total_score < CLOSE_MATCH_MARGIN
         ):
             hint = MULTIPLE_CLOSE_MATCHES
         return RetrievalResult(command=command, candidates=candidates, hint=hint, meta=self.meta)

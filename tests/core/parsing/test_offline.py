@@ -1168,6 +1168,13 @@ def test_words_of_regional_speech_are_read(text: str, action: str | None, room: 
     assert [(c.a, c.s) for c in commands if c.a != "UNKNOWN"] == ([(action, room)] if action else [])
 
 
+def test_chongqing_v_qi_zai_is_a_state() -> None:
+    """窗帘都开起在 (开着): the curtains are open, a state, not a command to open them."""
+    parser = OfflineParser.build(ROOMS, DEVICE_NAMES)
+    assert [c.a for c in parser.parse("窗帘都开起在")] == [c.a for c in parser.parse("窗帘都开着")]
+    assert "打开" not in [c.a for c in parser.parse("窗帘都开起在")]
+
+
 def test_a_pause_or_a_cut_off_ends_a_clause() -> None:
     """再大—— (cut off): 再大 as said alone, the dash no word."""
     parser = OfflineParser.build(ROOMS, DEVICE_NAMES)
