@@ -116,6 +116,38 @@ async def test_after_a_failure_the_endpoint_is_left_alone_for_a_while(llm_entry,
     assert result["meta"]["parse"] == "llm"
 
 
+async def test_a_burst_of_one_utterance_during_an_outage_sends_one_request(llm_entry, llm_server, home):
+    """50 calls of the same utterance while the LLM hangs share one request and its timeout."""
+    llm_entry.runtime_data.parser.client.timeout = 0.2
+    llm_server.answer(Reply(content=WIRE, delay=1.0))
+    responses = await asyncio.gather(
+        *(call_retrieve(home, "关掉床头灯", conversation_id=f"c{n}") for n in range(50))
+    )
+    assert len(llm_server.requests) == 1
+    results = [response["results"][0] for response in responses]
+    assert {r["meta"]["llm_error"] for r in results} == {"ChatConnectionError"}
+    assert {r["meta"]["fallback"] for r in results} == {"offline_parser"}
+    assert {r["candidates"][0]["entity_id"] for r in results} == {"light.bedside"}
+
+
+async def test_when_a_request_fails_the_callers_waiting_on_others_fall_back_at_once(
+    llm_entry, llm_server, home
+):
+    """A hangs; B fails: A's caller stops waiting and parses offline, not after A's answer."""
+    llm_entry.runtime_data.parser.client.timeout = 30
+    llm_server.answer(Reply(content=WIRE, delay=3.0), Reply(status=500, body="down"))
+    hanging = home.async_create_task(call_retrieve(home, "关掉床头灯", conversation_id="a"))
+    while not llm_server.requests:
+        await asyncio.sleep(0.01)
+    failed = await call_retrieve(home, "打开客厅主灯", conversation_id="b")
+    waited = await hanging
+    assert failed["results"][0]["meta"]["llm_error"] == "ChatConnectionError"
+    assert waited["results"][0]["meta"]["llm_error"] == "outage"  # never the hanging answer's "llm"
+    assert waited["results"][0]["candidates"][0]["entity_id"] == "light.bedside"
+    asked = [request["messages"][-1]["content"] for request in llm_server.requests]
+    assert asked.count("关掉床头灯") == 1
+
+
 async def test_an_outage_is_logged_once_and_its_end_once(llm_entry, llm_server, home, caplog):
     caplog.set_level(logging.INFO)
     now = [1000.0]
