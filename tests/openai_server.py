@@ -33,6 +33,8 @@ class FakeOpenAI:
     by_utterance: dict[str, str] = field(default_factory=dict)
     """Content answered to a request whose user message is this utterance (overrides ``content``)."""
     server: TestServer | None = None
+    received: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set once a request has arrived."""
 
     async def start(self) -> str:
         """Start serving and return the base URL (ending in /v1)."""
@@ -54,6 +56,7 @@ class FakeOpenAI:
     async def _chat(self, request: web.Request) -> web.Response:
         body = await request.json()
         self.requests.append(body)
+        self.received.set()
         reply = self.replies.pop(0) if len(self.replies) > 1 else self.replies[0]
         if reply.delay:
             await asyncio.sleep(reply.delay)

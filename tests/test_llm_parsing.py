@@ -137,8 +137,7 @@ async def test_when_a_request_fails_the_callers_waiting_on_others_fall_back_at_o
     llm_entry.runtime_data.parser.client.timeout = 30
     llm_server.answer(Reply(content=WIRE, delay=3.0), Reply(status=500, body="down"))
     hanging = home.async_create_task(call_retrieve(home, "关掉床头灯", conversation_id="a"))
-    while not llm_server.requests:
-        await asyncio.sleep(0.01)
+    await llm_server.received.wait()
     failed = await call_retrieve(home, "打开客厅主灯", conversation_id="b")
     waited = await hanging
     assert failed["results"][0]["meta"]["llm_error"] == "ChatConnectionError"
