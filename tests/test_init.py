@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from homeassistant.config_entries import ConfigEntryState
 from homeassistant.core import CoreState, HomeAssistant
 from homeassistant.setup import async_setup_component
@@ -44,6 +46,26 @@ async def test_an_options_change_reloads_the_entry(loaded_entry, home):
     assert loaded_entry.runtime_data.settings.top_k == 1
     [result] = (await call_retrieve(home, "打开"))["results"]
     assert len(result["candidates"]) == 1
+
+
+async def test_an_options_save_keeps_what_conversations_remember(loaded_entry, home):
+    """它 still points at the light turned on before the entry reloaded."""
+    [first] = (await call_retrieve(home, "打开客厅主灯", conversation_id="c1"))["results"]
+    assert first["candidates"][0]["entity_id"] == "light.living_main"
+    assert await home.config_entries.async_reload(loaded_entry.entry_id)
+    [again] = (await call_retrieve(home, "把它关掉", conversation_id="c1"))["results"]
+    assert again["candidates"][0]["entity_id"] == "light.living_main"
+    assert again["hint"] is None
+
+
+async def test_calls_arriving_during_a_reload_are_answered(loaded_entry, home):
+    """Calls made while the entry unloads and sets up again wait for it, then get their answer."""
+    reload = home.async_create_task(home.config_entries.async_reload(loaded_entry.entry_id))
+    await asyncio.sleep(0)  # the reload holds the entry's set-up lock and unloads it
+    assert loaded_entry.state is not ConfigEntryState.LOADED
+    responses = await asyncio.gather(*(call_retrieve(home, "关掉床头灯") for _ in range(5)))
+    assert await reload
+    assert [r["results"][0]["candidates"][0]["entity_id"] for r in responses] == ["light.bedside"] * 5
 
 
 async def test_an_llm_in_the_options_makes_a_parser(home, config_entry):

@@ -44,6 +44,8 @@ MAX_TEXT_LENGTH: Final = 500
 MAX_CONVERSATION_ID_LENGTH: Final = 200
 MAX_CONVERSATIONS: Final = 500
 PENDING_CHOICE_TTL: Final = 120.0
+RELOAD_WAIT: Final = 60.0
+"""Seconds a call arriving while the entry reloads (an options save) waits for it to load again."""
 """Seconds an answer (主卧的) may take to pick one of the devices the agent asked about."""
 """Conversation states kept at once; the least recently used is dropped first."""
 

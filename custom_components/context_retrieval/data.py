@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from homeassistant.config_entries import ConfigEntry
+from homeassistant.util.hass_dict import HassKey
 
 from .const import (
     CONF_DELEGATE_AGENT,
@@ -22,6 +23,7 @@ from .const import (
     CONF_TOP_K,
     DEFAULT_EMBEDDING_BACKEND,
     DEFAULT_TOP_K,
+    DOMAIN,
 )
 
 if TYPE_CHECKING:
@@ -71,6 +73,18 @@ class Settings:
             smartthings_spec=merged.get(CONF_SMARTTHINGS_SPEC) or None,
             delegate_agent=merged.get(CONF_DELEGATE_AGENT) or None,
         )
+
+
+@dataclass(slots=True)
+class ConversationMemories:
+    """What the conversations remember: Home Assistant's run holds it, so reloading the entry keeps it."""
+
+    conversations: ConversationStates
+    requests: RequestContexts
+    choices: ConversationMemory[tuple[Choice, ...]]
+
+
+DATA_MEMORY: HassKey[ConversationMemories] = HassKey(f"{DOMAIN}_memory")
 
 
 @dataclass(slots=True)

@@ -36,7 +36,13 @@ from .const import (
 )
 from .conversation_states import ConversationMemory, ConversationStates, RequestContexts
 from .core import SpecIndex
-from .data import ContextRetrievalConfigEntry, ContextRetrievalData, Settings
+from .data import (
+    DATA_MEMORY,
+    ContextRetrievalConfigEntry,
+    ContextRetrievalData,
+    ConversationMemories,
+    Settings,
+)
 from .embeddings import EmbeddingCache, RemoteEmbeddings
 from .index import HomeIndexManager
 from .llm_api import API_ID, API_NAME, ContextRetrievalAPI
@@ -86,14 +92,15 @@ async def async_setup_entry(hass: HomeAssistant, entry: ContextRetrievalConfigEn
     smartthings = await _async_smartthings_source(hass, settings)
     index = await HomeIndexManager.async_create(hass, embeddings, smartthings)
     entry.async_on_unload(index.async_stop)
+    memory = _memory(hass)
     entry.runtime_data = ContextRetrievalData(
         settings,
         index,
         parser,
-        ConversationStates(),
+        memory.conversations,
         smartthings,
-        RequestContexts(),
-        ConversationMemory(ttl=PENDING_CHOICE_TTL),
+        memory.requests,
+        memory.choices,
         embeddings,
     )
     _async_follow_smartthings(hass, entry, smartthings)
@@ -102,6 +109,15 @@ async def async_setup_entry(hass: HomeAssistant, entry: ContextRetrievalConfigEn
     async_check_agents(hass, API_ID)
     await hass.config_entries.async_forward_entry_setups(entry, PLATFORMS)
     return True
+
+
+def _memory(hass: HomeAssistant) -> ConversationMemories:
+    """Return the conversations' memory, made once per run of Home Assistant (an options save keeps it)."""
+    if DATA_MEMORY not in hass.data:
+        hass.data[DATA_MEMORY] = ConversationMemories(
+            ConversationStates(), RequestContexts(), ConversationMemory(ttl=PENDING_CHOICE_TTL)
+        )
+    return hass.data[DATA_MEMORY]
 
 
 async def _async_remote_embeddings(hass: HomeAssistant, settings: Settings) -> RemoteEmbeddings | None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import unicodedata
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
@@ -19,6 +21,7 @@ from .const import (
     MAX_TEXT_LENGTH,
     MAX_TOP_K,
     MIN_TOP_K,
+    RELOAD_WAIT,
     SERVICE_REFRESH,
     SERVICE_RETRIEVE,
 )
@@ -123,9 +126,21 @@ def validate_refresh(data: Any) -> dict[str, Any]:
     )
 
 
-def _loaded_entry(hass: HomeAssistant) -> ContextRetrievalConfigEntry:
-    """Return the loaded config entry, or raise a translated error."""
+async def async_loaded_entry(hass: HomeAssistant) -> ContextRetrievalConfigEntry:
+    """Return the loaded config entry, or raise a translated error.
+
+    A call arriving while the entry reloads (its options saved) waits for it to load again,
+    at most ``RELOAD_WAIT`` seconds.
+    """
     entries: list[ContextRetrievalConfigEntry] = hass.config_entries.async_loaded_entries(DOMAIN)
+    if not entries:
+        reloading = [e for e in hass.config_entries.async_entries(DOMAIN) if e.setup_lock.locked()]
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(RELOAD_WAIT):
+                for entry in reloading:
+                    async with entry.setup_lock:
+                        pass  # held by Home Assistant while it unloads and sets the entry up again
+        entries = hass.config_entries.async_loaded_entries(DOMAIN)
     if not entries:
         raise ServiceValidationError(translation_domain=DOMAIN, translation_key="no_loaded_entry")
     return entries[0]
@@ -138,7 +153,7 @@ def async_setup_services(hass: HomeAssistant) -> None:
     async def async_handle_retrieve(call: ServiceCall) -> ServiceResponse:
         """Return the devices and commands the utterance needs."""
         request = call.data  # validated by the schema the service is registered with
-        entry = _loaded_entry(hass)
+        entry = await async_loaded_entry(hass)
         retrieval = await async_run_retrieval(
             entry.runtime_data,
             request[ATTR_TEXT],
@@ -157,7 +172,7 @@ def async_setup_services(hass: HomeAssistant) -> None:
 
     async def async_handle_refresh(call: ServiceCall) -> ServiceResponse:  # noqa: ARG001 - HA signature
         """Read the SmartThings account again and rebuild the index now; return what it holds."""
-        entry = _loaded_entry(hass)
+        entry = await async_loaded_entry(hass)
         data = entry.runtime_data
         await async_refresh_account(hass, entry)
         await data.index.async_rebuild()

@@ -8,19 +8,18 @@ the size of what Assist would give for the same turn.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import voluptuous as vol
 from homeassistant.components import websocket_api
 from homeassistant.core import Context, HomeAssistant, callback
+from homeassistant.exceptions import ServiceValidationError
 from homeassistant.helpers import llm
 
 from .const import ATTR_CONVERSATION_ID, ATTR_TEXT, DOMAIN, MAX_CONVERSATION_ID_LENGTH, MAX_TEXT_LENGTH
 from .llm_api import API_ID, API_NAME, ContextRetrievalAPI, approximate_tokens, request_context_prompt
 from .retrieval import async_run_retrieval
-
-if TYPE_CHECKING:
-    from .data import ContextRetrievalConfigEntry
+from .services import async_loaded_entry
 
 AGENT_PROMPT = f"{DOMAIN}/agent_prompt"
 
@@ -44,8 +43,9 @@ async def websocket_agent_prompt(
     hass: HomeAssistant, connection: websocket_api.ActiveConnection, msg: dict[str, Any]
 ) -> None:
     """Answer with the prompt and tools of the turn, and the prompt sizes through both APIs."""
-    entries: list[ContextRetrievalConfigEntry] = hass.config_entries.async_loaded_entries(DOMAIN)
-    if not entries:
+    try:
+        entry = await async_loaded_entry(hass)
+    except ServiceValidationError:
         connection.send_error(msg["id"], "not_loaded", "Context Retrieval is not loaded")
         return
     llm_context = llm.LLMContext(
@@ -55,9 +55,9 @@ async def websocket_agent_prompt(
         assistant="conversation",
         device_id=None,
     )
-    api = ContextRetrievalAPI(hass=hass, id=API_ID, name=API_NAME, entry=entries[0])
+    api = ContextRetrievalAPI(hass=hass, id=API_ID, name=API_NAME, entry=entry)
     retrieval = await async_run_retrieval(
-        entries[0].runtime_data,
+        entry.runtime_data,
         msg[ATTR_TEXT].strip(),
         conversation_id=msg.get(ATTR_CONVERSATION_ID),
         language=hass.config.language,
