@@ -1230,3 +1230,31 @@ def test_a_count_of_alike_devices_takes_them_all_when_it_is_how_many_there_are()
     decision = decide([result], by_id(fans), "两个排气扇都开起")
     assert decision.outcome == Outcome.ACT
     assert {d for action in decision.actions for d in action.device_ids} == {"fan-main", "fan-up"}
+
+
+SWITCH_ONLY_FAN = [
+    Device(
+        id="fan",
+        name="风扇",
+        room="客厅",
+        category="Fan",
+        commands=[ON, OFF, CommandSpec(id="fan.toggle", description="切换风扇的开关")],
+    )
+]
+
+
+@pytest.mark.parametrize("text", ["把客厅风扇调到最大", "客厅风扇调到50%", "风扇风速大一点"])
+def test_a_value_no_command_of_the_device_takes_is_said_in_the_hint(text):
+    """A fan that only switches: 调到最大 is no toggle to run, so the result says it cannot be done as said."""
+    (result,) = retrieve(text, SWITCH_ONLY_FAN, None, ConversationState())
+    assert result.hint == "value_not_taken"
+
+
+def test_a_command_that_could_not_be_read_says_so_in_the_hint():
+    """客厅风扇随便弄一下: no action read; the candidates only resemble the words."""
+    (result,) = retrieve("客厅风扇随便弄一下", SWITCH_ONLY_FAN, None, ConversationState())
+    assert result.command.a == "UNKNOWN"
+    assert result.hint == "command_not_read"
+    (plain,) = retrieve("打开客厅风扇", SWITCH_ONLY_FAN, None, ConversationState())
+    assert plain.hint is None
+

@@ -46,6 +46,7 @@ from .search import (
     NAME_NOT_FOUND,
     NO_TARGET,
     RECENT_REFERENCE,
+    VALUE_NOT_TAKEN,
     close_matches,
     says_all,
     says_whole_home,
@@ -442,7 +443,7 @@ def _decide_one(
         top, targets = meant, (meant.entity_id,)
     # 客厅的灯关了 finding 楼上客厅灯, off, with 楼下客厅's lights on: which was meant?
     if (
-        (meant is None and result.hint is not None)
+        (meant is None and _asks_back(result))
         or _changes_nothing(result, top, devices, text, running)
         or _goes_no_further(result, top, devices, current, running)
     ):
@@ -470,6 +471,15 @@ def _act(  # noqa: PLR0913 - the result, its choice, its targets and where to pu
     return _action(action, top, targets, devices, turn, current) or (
         None if setting is None else _action(*setting, targets, devices, turn, current)
     )  # 扫地机开始，用 turbo: start, then the fan speed
+
+
+def _asks_back(result: RetrievalResult) -> bool:
+    """Return True when the result's hint asks which is meant.
+
+    A value the chosen command does not take is left to the agent's own checks, which say why
+    (the command takes no value, or another one takes it).
+    """
+    return result.hint is not None and result.hint != VALUE_NOT_TAKEN
 
 
 def _with_value_said_apart(
@@ -567,7 +577,7 @@ def _meant(
     settles = live.settles
     if result.hint == MULTIPLE_CLOSE_MATCHES:
         return _close_match_meant(result, devices, text, live)
-    if result.hint is not None:
+    if _asks_back(result):
         return None
     if top.entity_kind == "device" and not _says_name(devices.get(top.entity_id), text, MIN_NAME_LENGTH):
         named = _named_in_text(result, devices, text)
@@ -790,7 +800,7 @@ def _acts_on_all_mentioned(result: RetrievalResult, devices: Mapping[str, Device
         or command.a == UNKNOWN_ACTION
     ):
         return False
-    if result.hint is not None or not result.candidates:
+    if _asks_back(result) or not result.candidates:
         return False
     top = result.candidates[0]
     mentioned = {device_id for candidate in result.candidates for device_id in _targets(candidate, result)}

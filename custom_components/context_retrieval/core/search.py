@@ -14,10 +14,12 @@ from .fusion import (
     ROOM_BONUS,
     TYPE_BONUS,
     UNGATED_WEIGHTS,
+    ActionValue,
     CapabilityChoice,
     VectorQuery,
     choose_capability,
     is_capable,
+    takes_argument,
     vector_query_for,
 )
 from .gating import (
@@ -41,7 +43,7 @@ from .models import (
     RetrievalResult,
 )
 from .parsing import REFERENCE_LAST_MENTIONED, command_to_ir
-from .parsing.offline import ACTION_QUERY, DEFAULT_QUERY_ATTRIBUTE
+from .parsing.offline import ACTION_QUERY, DEFAULT_QUERY_ATTRIBUTE, relative_direction
 from .text import compact
 
 if TYPE_CHECKING:
@@ -112,6 +114,11 @@ NAME_NOT_FOUND = "name_not_found"
 """No device is called what the user said; the candidates only match the action."""
 NO_TARGET = "no_target"
 """The command names no device and nothing was mentioned before it (关掉 out of the blue)."""
+COMMAND_NOT_READ = "command_not_read"
+"""No action could be read from the utterance: the candidates only resemble its words."""
+VALUE_NOT_TAKEN = "value_not_taken"
+"""The action says a value or a direction the chosen command does not take (风扇调到最大 on a fan
+that only switches: a toggle would drop the value)."""
 SAID_NAME_WEIGHT = 0.05
 """Keyword score for an utterance that says all of a device's name: a tie-breaker, a quarter of a room."""
 BULK_NAME_MIN = 0.6
@@ -148,6 +155,33 @@ class CommandSearch:
     """Words read by their sound (握室 -> 卧室): given, those of the utterance; after run, this command's."""
 
     def run(self, command: Command) -> RetrievalResult:
+        """Return the result of this command, with a hint when what it says cannot be done as said."""
+        result = self._run(command)
+        if result.hint is None and result.candidates:
+            if result.command.a == UNKNOWN_ACTION and "raw_text_reading" not in result.meta:
+                result.hint = COMMAND_NOT_READ
+            elif self._drops_the_action(result):
+                result.hint = VALUE_NOT_TAKEN
+        return result
+
+    def _drops_the_action(self, result: RetrievalResult) -> bool:
+        """Return True when the top candidate's command takes neither the value nor the direction said."""
+        action = result.command.a
+        direction = relative_direction(action)
+        if ActionValue.parse(action) is None and direction is None:
+            return False
+        top = result.candidates[0]
+        device_id = (
+            result.groups[top.entity_id].device_ids[0] if top.entity_kind == "group" else top.entity_id
+        )
+        position = self.index.positions.get(device_id)
+        commands = self.index.devices[position].commands if position is not None else []
+        command = next((c for c in commands if c.id == top.capability_id), None)
+        if command is None or command.readable or takes_argument(command):
+            return False
+        return direction is None or relative_direction(command.description) != direction
+
+    def _run(self, command: Command) -> RetrievalResult:
         """Return the result of this command."""
         if command == UNKNOWN_COMMAND:
             self.meta["fallback"] = "raw_text"
