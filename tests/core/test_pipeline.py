@@ -1245,7 +1245,7 @@ SWITCH_ONLY_FAN = [
 
 @pytest.mark.parametrize("text", ["把客厅风扇调到最大", "客厅风扇调到50%", "风扇风速大一点"])
 def test_a_value_no_command_of_the_device_takes_is_said_in_the_hint(text):
-    """A fan that only switches: 调到最大 is no toggle to run, so the result says it cannot be done as said."""
+    """A fan that only switches: 调到最大 is no toggle to run; the result says it cannot be done as said."""
     (result,) = retrieve(text, SWITCH_ONLY_FAN, None, ConversationState())
     assert result.hint == "value_not_taken"
 
@@ -1257,4 +1257,3 @@ def test_a_command_that_could_not_be_read_says_so_in_the_hint():
     assert result.hint == "command_not_read"
     (plain,) = retrieve("打开客厅风扇", SWITCH_ONLY_FAN, None, ConversationState())
     assert plain.hint is None
-

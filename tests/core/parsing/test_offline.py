@@ -561,8 +561,8 @@ def test_words_the_parse_read_nothing_from_are_reported_only_in_clauses_that_act
 
     assert parser.read("窗帘开个洞")[1] == ("洞",)
     assert parser.read("我要出门，把灯关了")[1] == ()
-    # English too: a word of a clause that acts is unread, one of a clause saying why is not.
-    assert parser.read("主灯开 sparkle 效果")[1] == ("sparkle", "效果")
+    # English too: a clause saying why is no command (an effect said in English is read: sparkle)
+    assert [c.a for c in parser.read("主灯开 sparkle 效果")[0]] == ["设置灯效=sparkle"]
     assert parser.read("空调开 cool 模式，热到 emo 了")[1] == ()
     # a room said that no command goes to: 扫一下卧室 must not clean the whole home
     assert OfflineParser.build(ROOMS, [*DEVICE_NAMES, "扫地机"]).read("扫地机去扫一下卧室")[1] == ("卧室",)
@@ -1218,6 +1218,14 @@ def test_one_thing_of_another_is_one_target() -> None:
     parser = OfflineParser.build(ROOMS, [*DEVICE_NAMES, "投影", "幕布"])
     assert [c.n for c in parser.parse("投影的幕布放下来")] == ["投影幕布"]
     assert [c.n for c in parser.parse("投影和幕布都关了")] == ["投影", "幕布"]
+
+
+@pytest.mark.parametrize("text", ["星空灯开流星效果", "星空灯来个流星的效果", "星空灯换成流星的效果"])
+def test_an_effect_said_with_its_word_is_the_effect_to_set(text: str) -> None:
+    """开流星效果, 来个流星的效果: the light's effect 流星, however it is asked for."""
+    (command,) = OfflineParser.build(ROOMS, [*DEVICE_NAMES, "星空灯"]).parse(text)
+    assert command.a in {"设置灯效=流星", "设置=流星"}
+    assert command.n == "星空灯"
 
 
 def test_a_bare_sweep_is_the_sweeping_task() -> None:

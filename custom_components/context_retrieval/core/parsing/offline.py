@@ -63,6 +63,7 @@ SPEED_ATTRIBUTE = "风速"
 COLOUR_TEMPERATURE_ATTRIBUTE = "色温"
 """A fan's speed: a number said of it without a unit is a level or a percentage, as its speeds decide."""
 _COVER = "Blind"
+_EFFECT_ATTRIBUTE = "灯效"
 _PERCENT_ATTRIBUTES = {
     "Light": "亮度",
     _COVER: "位置",
@@ -218,6 +219,7 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
         *("换回", "切回", "调回", "改回"),  # back to what it was (换回制热)
         *("拉到", "整到", "整成", "放到", "开成", "打开到", "关到"),  # 窗帘拉到一半; northern 整到26度
         *("降到", "升到", "降至", "升至"),  # 晾衣架降到一半
+        "来个",  # 来个呼吸的效果: give it that
         "换",  # 星空灯换蓝色: change to
         *("切", "转", "改"),  # 电视切 HDMI 2, 电视转 YouTube, 冷气改除湿: change to
         *("改一改", "改一下", "改改"),  # 温度改一改: a change said without its value
@@ -268,7 +270,8 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     **_words(_Kind.ATTR, "亮度", "风速", "音量", "遮光", "温度", "湿度", "状态", "电量", "色温", "吸力"),
     **_words(_Kind.ATTR, "信号源", "输入源"),
     **_words(_Kind.ATTR, "功率", "用电量", "耗电量", "漏水", "有人", "烟雾", "角度", "叶片", "灯效"),
-    **_mapped(_Kind.ATTR, {"转速": "风速"}),  # 风扇转速快一点: its speed, not 转 (change to) 速
+    # 风扇转速快一点: its speed, not 转 (change to) 速; 呼吸的效果: the light's effect
+    **_mapped(_Kind.ATTR, {"转速": "风速", "效果": "灯效"}),
     **_mapped(
         _Kind.ATTR,
         {
@@ -1667,6 +1670,8 @@ def _take_setting_value(tokens: list[_Token]) -> tuple[list[_Token], str]:
     device_before = any(token.kind in _HEAD_KINDS for token in tokens[:verb])
     if device_before and len(after) == 1 and _names_a_mode(after[0]):
         return tokens[: verb + 1], after[0].text  # 净化器切到睡眠模式 (a scene is also called so)
+    if _effect_said(after):  # 换成流星的效果: the effect 流星
+        return [*tokens[: verb + 1], after[-1]], "".join(token.text for token in after[:-1])
     if (
         not after
         or after[0].kind is not _Kind.OTHER
@@ -1674,6 +1679,16 @@ def _take_setting_value(tokens: list[_Token]) -> tuple[list[_Token], str]:
     ):
         return tokens, ""
     return tokens[: verb + 1], "".join(token.text for token in after)
+
+
+def _effect_said(after: Sequence[_Token]) -> bool:
+    """Return True for unknown words followed by the word for a light's effect (流星的效果)."""
+    return (
+        len(after) > 1
+        and after[-1].kind is _Kind.ATTR
+        and after[-1].value == _EFFECT_ATTRIBUTE
+        and all(token.kind is _Kind.OTHER for token in after[:-1])
+    )
 
 
 def _names_a_mode(token: _Token) -> bool:
@@ -1686,9 +1701,9 @@ def _names_a_mode(token: _Token) -> bool:
 def _take_named_mode(tokens: list[_Token]) -> tuple[list[_Token], str]:
     """Return the tokens without a mode said of a device before it, and the mode as a value.
 
-    扫地机用强力模式, 新风开睡眠模式: unknown words ending in 模式 after a device's name are the
-    mode to set, and so is a scene's name ending in 模式 said right after the device and 开;
-    打开电影模式 (no device before) stays a scene's name.
+    扫地机用强力模式, 新风开睡眠模式: unknown words ending in 模式 (or 效果, a light's effect) after
+    a device's name are the mode to set, and so is a scene's name ending in 模式 said right after
+    the device and 开; 打开电影模式 (no device before) stays a scene's name.
     """
     said = [token for token in tokens if token.kind is not _Kind.FILLER]
     if (start := _latin_value(said)) is not None:  # Dyson 开 auto: a value said in English
@@ -1700,7 +1715,9 @@ def _take_named_mode(tokens: list[_Token]) -> tuple[list[_Token], str]:
         and said[-3].kind in _HEAD_KINDS
     ):
         return tokens[: tokens.index(said[-1])], said[-1].text  # 新风开睡眠模式, a scene also called so
-    if len(said) < 2 or said[-1].kind is not _Kind.TYPE or TYPE_WORDS.get(said[-1].value) != _SCENE:
+    effect = said[-1].kind is _Kind.ATTR and said[-1].value == _EFFECT_ATTRIBUTE if said else False
+    scene = bool(said) and said[-1].kind is _Kind.TYPE and TYPE_WORDS.get(said[-1].value) == _SCENE
+    if len(said) < 2 or not (scene or effect):
         return tokens, ""
     start = len(said) - 1
     while start > 0 and said[start - 1].kind is _Kind.OTHER:
@@ -1708,6 +1725,8 @@ def _take_named_mode(tokens: list[_Token]) -> tuple[list[_Token], str]:
     if start == len(said) - 1 or not any(token.kind in _HEAD_KINDS for token in said[:start]):
         return tokens, ""
     first = tokens.index(said[start])
+    if effect:  # 星空顶开流星效果: the effect 流星, the attribute kept to say what it sets
+        return [*tokens[:first], said[-1]], "".join(token.text for token in said[start:-1])
     return tokens[:first], "".join(token.text for token in said[start:])
 
 
