@@ -10,6 +10,7 @@ from homeassistant.setup import async_setup_component
 
 from custom_components.context_retrieval.const import DOMAIN, SERVICE_RETRIEVE
 from custom_components.context_retrieval.data import Settings
+from custom_components.context_retrieval.index import HomeIndexManager
 
 from .conftest import call_retrieve, settle
 
@@ -58,12 +59,24 @@ async def test_an_options_save_keeps_what_conversations_remember(loaded_entry, h
     assert again["hint"] is None
 
 
-async def test_calls_arriving_during_a_reload_are_answered(loaded_entry, home):
-    """Calls made while the entry unloads and sets up again wait for it, then get their answer."""
+async def test_calls_arriving_during_a_reload_are_answered(loaded_entry, home, monkeypatch):
+    """Calls made while the entry sets up again (its options saved) wait for it, then get their answer."""
+    setting_up, release = asyncio.Event(), asyncio.Event()
+    create = HomeIndexManager.async_create
+
+    async def slow_create(*args, **kwargs):
+        setting_up.set()
+        await release.wait()
+        return await create(*args, **kwargs)
+
+    monkeypatch.setattr(HomeIndexManager, "async_create", slow_create)
     reload = home.async_create_task(home.config_entries.async_reload(loaded_entry.entry_id))
-    await asyncio.sleep(0)  # the reload holds the entry's set-up lock and unloads it
+    await setting_up.wait()  # unloaded, being set up again: not loaded
     assert loaded_entry.state is not ConfigEntryState.LOADED
-    responses = await asyncio.gather(*(call_retrieve(home, "关掉床头灯") for _ in range(5)))
+    calls = [home.async_create_task(call_retrieve(home, "关掉床头灯")) for _ in range(5)]
+    await asyncio.sleep(0.01)
+    release.set()
+    responses = await asyncio.gather(*calls)
     assert await reload
     assert [r["results"][0]["candidates"][0]["entity_id"] for r in responses] == ["light.bedside"] * 5
 

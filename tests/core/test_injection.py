@@ -212,7 +212,13 @@ def test_any_name_round_trips_as_one_scalar(name):
     assert device["commands"] == [{"id": "main-switch-on", "description": clean}]
     assert device["aliases"] == ([clean, "别名"] if clean else ["别名"])
     assert context["groups"] == [
-        {"id": "group-1", "name": clean, "device_ids": ["lamp-1"], "command": "main-switch-on"}
+        {
+            "id": "group-1",
+            "name": clean,
+            "device_ids": ["lamp-1"],
+            "command": "main-switch-on",
+            "description": clean,
+        }
     ]
     assert context["requests"][0]["candidates"] == ["lamp-1", "group-1"]
 
@@ -297,14 +303,23 @@ def test_unknown_command_and_no_command_list_the_device_without_commands(home):
     ]
 
 
-def test_group_members_appear_with_the_group_command(home):
+def test_a_group_says_its_command_once_and_its_members_by_name_and_room(home):
+    """A set's members are listed without commands: the group describes its one command."""
     groups = {"group-1": Group("group-1", "客厅灯", ["lamp-1", "lamp-3"], "main-switch-on")}
     results = [result(group_candidate("group-1"), device_candidate("lamp-2"), groups=groups)]
     context = load(render_yaml_context(results, home))
     assert [device["id"] for device in context["devices"]] == ["lamp-1", "lamp-3", "lamp-2"]
-    assert context["devices"][1]["commands"] == [{"id": "main-switch-on", "description": "电源启用"}]
+    assert "commands" not in context["devices"][0]
+    assert "commands" not in context["devices"][1]
+    assert context["devices"][2]["commands"]  # a device candidate keeps its commands
     assert context["groups"] == [
-        {"id": "group-1", "name": "客厅灯", "device_ids": ["lamp-1", "lamp-3"], "command": "main-switch-on"}
+        {
+            "id": "group-1",
+            "name": "客厅灯",
+            "device_ids": ["lamp-1", "lamp-3"],
+            "command": "main-switch-on",
+            "description": "电源启用",
+        }
     ]
     assert context["requests"][0]["candidates"] == ["group-1", "lamp-2"]
 
@@ -313,7 +328,7 @@ def test_group_command_falls_back_to_the_group_capability(home):
     groups = {"group-1": Group("group-1", "客厅灯", ["lamp-1"], "main-switch-off")}
     context = load(render_yaml_context([result(group_candidate("group-1", None), groups=groups)], home))
     assert context["groups"][0]["command"] == "main-switch-off"
-    assert context["devices"][0]["commands"] == [{"id": "main-switch-off", "description": "电源关闭"}]
+    assert context["groups"][0]["description"] == "电源关闭"
 
 
 def test_unknown_ids_are_skipped(home):
@@ -334,7 +349,13 @@ def test_unknown_ids_are_skipped(home):
     context = load(render_yaml_context(results, home))
     assert [device["id"] for device in context["devices"]] == ["lamp-3", "lamp-1"]
     assert context["groups"] == [
-        {"id": "group-2", "name": "半组", "device_ids": ["lamp-3"], "command": "main-switch-on"}
+        {
+            "id": "group-2",
+            "name": "半组",
+            "device_ids": ["lamp-3"],
+            "command": "main-switch-on",
+            "description": "电源启用",
+        }
     ]
     assert context["requests"][0]["candidates"] == ["group-2", "lamp-1"]
 

@@ -68,12 +68,13 @@ def render_yaml_context(
     the command has an English description.
 
     Lists each referenced device once (first seen across results, members of
-    group candidates included) with only the commands candidates chose for it,
-    then the groups, then one request per result with its candidate ids in rank
-    order. Candidates naming unknown devices or groups are skipped.
+    group candidates included) with only the commands candidates chose for it (a group's
+    members by name and room alone), then the groups, each with its command described once,
+    then one request per result with its candidate ids in rank order. Candidates naming
+    unknown devices or groups are skipped.
     """
     english = not language.lower().startswith("zh")
-    selection = _Selection({device.id: device for device in devices})
+    selection = _Selection({device.id: device for device in devices}, english=english)
     requests = [selection.add_result(result) for result in results]
     document: dict[str, Any] = {}
     if selection.truncated:
@@ -94,6 +95,8 @@ class _Selection:
     """The devices and groups a context lists, gathered in first-seen order."""
 
     devices: dict[str, Device]
+    english: bool = False
+    """Describe commands in English (when known)."""
     chosen: dict[str, list[str]] = field(default_factory=dict)
     """Listed device id -> ids of the commands chosen for it."""
     groups: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -118,7 +121,8 @@ class _Selection:
         if group is None:
             return False
         command_id = candidate.capability_id or group.capability_id
-        members = [device_id for device_id in group.device_ids if self._add_device(device_id, command_id)]
+        # Members are listed by name and room only: the group says its command once.
+        members = [device_id for device_id in group.device_ids if self._add_device(device_id, None)]
         if not members:
             return False
         entry: dict[str, Any] = {
@@ -128,6 +132,9 @@ class _Selection:
         }
         if command_id is not None:
             entry["command"] = command_id
+            spec = next((c for c in self.devices[members[0]].commands if c.id == command_id), None)
+            if spec is not None:
+                entry |= {k: v for k, v in _command_entry(spec, english=self.english).items() if k != "id"}
         # Group ids are unique within one retrieve call, so the first entry stands.
         self.groups.setdefault(candidate.entity_id, entry)
         return True
