@@ -1377,7 +1377,8 @@ def _without_subsumed(actions: list[Action]) -> list[Action]:
 
     打开一半 parses as 打开 and 设置位置=50%: setting the position opens it half, and 关到三成
     closes it to 30 %. A setting from a list never turns off (空调制冷关掉 ends with it off), and
-    one switched on or off (摇头) does not turn the device on (风扇开咗佢,摇埋头: both).
+    one switched on or off (摇头) does not turn the device on (风扇开咗佢,摇埋头: both); no setting
+    starts a task (扫地机开始，用 turbo: both).
     """
     valued = {
         action.device_ids

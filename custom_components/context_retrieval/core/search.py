@@ -406,8 +406,9 @@ class CommandSearch:
         if is_type_word(hint):
             apart = self._apart(gated, hint, category)
             # 阳台的窗帘 where the balcony's only cover is the clothes airer: none is what was said.
+            # A set leaves the things apart out; one device said by its kind ranks among them all.
             only_apart = gated.any() and not (gated & ~apart).any()
-            if not only_apart:
+            if not only_apart and self.ir.quantifier in (Quantifier.ALL, Quantifier.EXCEPT):
                 gated &= ~apart
             elif says_all(self.ir.raw):
                 only_apart = (
