@@ -402,18 +402,18 @@ class CommandSearch:
             passing |= {position for position in self.index.keywords.ending_in(hint) if not deeds[position]}
         for position in passing:
             gated[position] |= mask[position]
+        # 阳台的窗帘 where the balcony's only cover is the clothes airer: none is what was said. A set
+        # leaves the things apart out (所有风扇 in a home whose only fans are apart can only mean
+        # those); one device said by its kind ranks among them all.
         only_apart = False
-        if is_type_word(hint):
+        if is_type_word(hint) and self.ir.quantifier in (Quantifier.ALL, Quantifier.EXCEPT):
             apart = self._apart(gated, hint, category)
-            # 阳台的窗帘 where the balcony's only cover is the clothes airer: none is what was said.
-            # A set leaves the things apart out; one device said by its kind ranks among them all.
-            only_apart = gated.any() and not (gated & ~apart).any()
-            if not only_apart and self.ir.quantifier in (Quantifier.ALL, Quantifier.EXCEPT):
+            if (gated & ~apart).any():
                 gated &= ~apart
-            elif says_all(self.ir.raw):
-                only_apart = (
-                    False  # 所有风扇 in a home whose only fans are apart: the word can only mean those
-                )
+            else:
+                only_apart = bool(gated.any()) and not says_all(self.ir.raw)
+        elif is_type_word(hint):
+            only_apart = self._all_apart(gated, hint, category)
         if is_type_word(hint) and hint != CATEGORY_WORDS.get(category):
             gated = self._of_the_kind_said(gated, hint)  # 窗户, not 窗帘: the category's own word means all
         if not gated.any():
@@ -421,6 +421,14 @@ class CommandSearch:
             self.meta["gating"] = None
             return mask, None, False
         return gated, category, only_apart
+
+    def _all_apart(self, gated: np.ndarray, word: str, category: str) -> bool:
+        """Return True when the gate holds devices and the category's word means none of them."""
+        names, devices = self.index.keywords.names, self.index.devices
+        positions = np.flatnonzero(gated)
+        return len(positions) > 0 and all(
+            is_apart(word, category, names[p], devices[p].kind) for p in positions
+        )
 
     def _apart(self, gated: np.ndarray, word: str, category: str) -> np.ndarray:
         """Return the devices of the gate the category's word does not mean (风扇: no range hood)."""
