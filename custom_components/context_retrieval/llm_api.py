@@ -334,7 +334,7 @@ class SmartThingsCommandTool(RequestTool):
         smartthings_id = built.smartthings_ids.get(arguments["device_id"])
         if device is None or smartthings_id is None or context is None or device.id not in context.device_ids:
             return _tool_error(f"{arguments['device_id']} is no SmartThings device in this turn's context")
-        spec = next((c for c in device.commands if c.id == arguments["command_id"]), None)
+        spec = device.command(arguments["command_id"])
         if spec is None:
             return _tool_error(f"{device.name} has no command {arguments['command_id']}")
         try:

@@ -132,7 +132,7 @@ class _Selection:
         }
         if command_id is not None:
             entry["command"] = command_id
-            spec = next((c for c in self.devices[members[0]].commands if c.id == command_id), None)
+            spec = self.devices[members[0]].command(command_id)
             if spec is not None:
                 entry |= {k: v for k, v in _command_entry(spec, english=self.english).items() if k != "id"}
         # Group ids are unique within one retrieve call, so the first entry stands.

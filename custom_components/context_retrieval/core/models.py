@@ -66,6 +66,10 @@ class Device:
     kind: str = ""
     """What its device class is called (百叶窗, 窗户 for covers), empty when it has none."""
 
+    def command(self, command_id: str | None) -> CommandSpec | None:
+        """Return the device's command (or readable fact) with that id, None when it has none."""
+        return next((command for command in self.commands if command.id == command_id), None)
+
 
 @dataclass(slots=True, frozen=True)
 class Room:

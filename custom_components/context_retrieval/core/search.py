@@ -175,8 +175,7 @@ class CommandSearch:
             result.groups[top.entity_id].device_ids[0] if top.entity_kind == "group" else top.entity_id
         )
         position = self.index.positions.get(device_id)
-        commands = self.index.devices[position].commands if position is not None else []
-        command = next((c for c in commands if c.id == top.capability_id), None)
+        command = self.index.devices[position].command(top.capability_id) if position is not None else None
         if command is None or command.readable or takes_argument(command):
             return False
         return direction is None or relative_direction(command.description) != direction
