@@ -495,13 +495,9 @@ def _with_value_said_apart(
     command = _command_of(device, top.capability_id)
     if device is None or command is None or command_argument(action, command).problem not in _NO_VALUE_NAMED:
         return action, top
-    base = action.partition("=")[0]
-    for remark in result.meta.get("said_why") or ():
-        said = f"{base}={remark}"
-        for other in sorted(device.commands, key=lambda c: c.id != command.id):
-            if not other.readable and takes_argument(other) and command_argument(said, other).problem is None:
-                return said, replace(top, capability_id=other.id)
-    return action, top
+    remarks = result.meta.get("said_why") or ()
+    found = next(_remarks_taken(device, action.partition("=")[0], remarks, first=command.id), None)
+    return (found[0], replace(top, capability_id=found[1].id)) if found else (action, top)
 
 
 def _setting_said_apart(
@@ -518,17 +514,27 @@ def _setting_said_apart(
     commands = [_command_of(devices.get(device_id), top.capability_id) for device_id in targets]
     if not targets or any(command is None or takes_argument(command) for command in commands):
         return None
+    taken_by_all = (
+        (said, other)
+        for said, other in _remarks_taken(devices[targets[0]], SETTING_PREFIX, remarks)
+        if all(_takes(devices.get(device_id), other.id, said) for device_id in targets[1:])
+    )
+    found = next(taken_by_all, None)
+    return (found[0], replace(top, capability_id=found[1].id)) if found else None
+
+
+def _remarks_taken(
+    device: Device, base: str, remarks: Sequence[str], *, first: str | None = None
+) -> Iterator[tuple[str, CommandSpec]]:
+    """Yield each remark said as the value of ``base`` (设置=暖光) with a command of the device taking it.
+
+    Remarks in order; for each, the device's commands in order, ``first`` before the others.
+    """
     for remark in remarks:
-        said = f"{SETTING_PREFIX}={remark}"
-        for other in devices[targets[0]].commands:
-            if (
-                not other.readable
-                and takes_argument(other)
-                and command_argument(said, other).problem is None
-                and all(_takes(devices.get(device_id), other.id, said) for device_id in targets[1:])
-            ):
-                return said, replace(top, capability_id=other.id)
-    return None
+        said = f"{base}={remark}"
+        for other in sorted(device.commands, key=lambda c: c.id != first):
+            if not other.readable and takes_argument(other) and command_argument(said, other).problem is None:
+                yield said, other
 
 
 def _takes(device: Device | None, command_id: str, said: str) -> bool:
@@ -1075,9 +1081,7 @@ def _targets(candidate: Candidate, result: RetrievalResult) -> tuple[str, ...]:
 
 def _command_of(device: Device | None, command_id: str | None) -> CommandSpec | None:
     """Return the device's command (or readable fact) with that id."""
-    if device is None or command_id is None:
-        return None
-    return next((command for command in device.commands if command.id == command_id), None)
+    return device.command(command_id) if device is not None else None
 
 
 def _is_question(top: Candidate, targets: tuple[str, ...], devices: Mapping[str, Device]) -> bool:
