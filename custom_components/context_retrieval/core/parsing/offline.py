@@ -826,9 +826,8 @@ def _what_to_do(clauses: list[list[_Token]]) -> tuple[list[list[_Token]], list[s
         if _says_when(clause) or _says_what_i_do(clause):
             remarks.append("".join(token.text for token in clause))
         elif not _has_action_word(clause) and _says_why(clause) and any(map(_has_action_word, kept)):
-            remarks.append(
-                _said(clause)
-            )  # after a command only: 吃好夜饭了，油烟还没散 is all about the need
+            # after a command only: 吃好夜饭了，油烟还没散 is all about the need
+            remarks.append(_said(clause))
         else:
             kept.append(clause)
     return kept, remarks
@@ -1681,12 +1680,16 @@ def _take_setting_value(tokens: list[_Token]) -> tuple[list[_Token], str]:
     return tokens[: verb + 1], "".join(token.text for token in after)
 
 
+def _names_the_effect(token: _Token) -> bool:
+    """Return True for the word of a light's effect (效果, 灯效)."""
+    return token.kind is _Kind.ATTR and token.value == _EFFECT_ATTRIBUTE
+
+
 def _effect_said(after: Sequence[_Token]) -> bool:
     """Return True for unknown words followed by the word for a light's effect (流星的效果)."""
     return (
         len(after) > 1
-        and after[-1].kind is _Kind.ATTR
-        and after[-1].value == _EFFECT_ATTRIBUTE
+        and _names_the_effect(after[-1])
         and all(token.kind is _Kind.OTHER for token in after[:-1])
     )
 
@@ -1715,7 +1718,7 @@ def _take_named_mode(tokens: list[_Token]) -> tuple[list[_Token], str]:
         and said[-3].kind in _HEAD_KINDS
     ):
         return tokens[: tokens.index(said[-1])], said[-1].text  # 新风开睡眠模式, a scene also called so
-    effect = said[-1].kind is _Kind.ATTR and said[-1].value == _EFFECT_ATTRIBUTE if said else False
+    effect = bool(said) and _names_the_effect(said[-1])
     scene = bool(said) and said[-1].kind is _Kind.TYPE and TYPE_WORDS.get(said[-1].value) == _SCENE
     if len(said) < 2 or not (scene or effect):
         return tokens, ""
@@ -2080,6 +2083,11 @@ _NO_LONGER = "了"
 _CALLED_OFF = (_Kind.NEG, _Kind.ON, _Kind.FILLER)
 
 
+def _switched_off(mode: str) -> str:
+    """Return the action switching off a switched setting (设置摆风=开启: 设置摆风=关闭)."""
+    return mode.removesuffix(_SWITCHED_ON) + _SWITCHED_OFF
+
+
 def _mode_said_not(tokens: Sequence[_Token]) -> str | None:
     """Return a switched mode turned off when the clause says not to do it (不要摇头), else None."""
     said = [token for token in tokens if token.kind is not _Kind.FILLER]
@@ -2089,7 +2097,7 @@ def _mode_said_not(tokens: Sequence[_Token]) -> str | None:
             and following.kind is _Kind.MODE
             and following.value.endswith(_SWITCHED_ON)
         ):
-            return following.value.removesuffix(_SWITCHED_ON) + _SWITCHED_OFF
+            return _switched_off(following.value)
     return None
 
 
@@ -2132,7 +2140,7 @@ def _word_action(first: dict[_Kind, _Token]) -> str | None:
     if _Kind.MODE in first:
         mode = first[_Kind.MODE].value
         if _Kind.OFF in first and mode.endswith(_SWITCHED_ON):
-            return mode.removesuffix(_SWITCHED_ON) + _SWITCHED_OFF  # 摇头关了: the setting off
+            return _switched_off(mode)  # 摇头关了: the setting off
         return mode
     return None
 
