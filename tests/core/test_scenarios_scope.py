@@ -55,6 +55,25 @@ def test_device_named_with_a_room_is_kept_by_its_name(home, room):
     assert "scope_include_fallback" not in result.meta
 
 
+def test_a_whole_name_said_is_not_scoped_to_the_room_word_inside_it(home):
+    # 浴室暖风机 is the name of a heater in 主卧浴室: 浴室 inside it is no room to search.
+    bath = Device(id="bath-light", name="浴室灯", room="浴室", category="Light", commands=[ON])
+    heater = Device(id="heater", name="浴室暖风机", room="主卧浴室", category="Switch", commands=[ON])
+    (named,) = run([*home, bath, heater], "打开浴室暖风机", cmd("打开", n="浴室暖风机"))
+    assert named.candidates[0].entity_id == "heater"
+    assert "room_from_name_hint" not in named.meta
+    (room,) = run([*home, bath, heater], "打开浴室大灯", cmd("打开", n="浴室大灯"))
+    assert room.meta["room_from_name_hint"] == "浴室"
+    assert [c.entity_id for c in room.candidates] == ["bath-light"]
+
+
+def test_a_name_two_rooms_devices_have_is_both_of_them(home):
+    # 客厅空调 in 客厅 and 三楼客厅's own 客厅空调: the name says both, not the room 客厅.
+    upstairs = Device(id="ac-3", name="客厅空调", room="三楼客厅", category="AirConditioner", commands=[ON])
+    (result,) = run([*home, upstairs], "打开客厅空调", cmd("打开", n="客厅空调"))
+    assert {c.entity_id for c in result.candidates[:2]} == {"ac-1", "ac-3"}
+
+
 def test_include_with_a_wildcard_is_not_a_filter(home):
     # seed 003 §6.2: include filters only when it is non-empty and has no '*'.
     (result,) = run(home, "打开灯", cmd("打开", s="*,客厅", n="灯", t="Light", q="all"))

@@ -82,6 +82,15 @@ def test_conflicting_device_answers_to_its_room_and_to_its_name():
     assert kept(table, exclude=["卧室"]) == [0]
 
 
+def test_a_name_holding_its_own_rooms_short_form_is_not_in_the_room_of_that_word():
+    # 三楼客厅's 客厅灯 says 客厅 as short for its own room: 客厅 (another room) does not take it;
+    # 卧室's 客厅灯 contradicts its room and answers to both.
+    table = RoomTable.build(["客厅", "三楼客厅", "卧室"], ["客厅大灯", "客厅灯", "客厅灯"])
+    assert kept(table, include=["客厅"]) == [0, 2]
+    assert kept(table, include=["三楼客厅"]) == [1]
+    assert kept(table, exclude=["客厅"]) == [1]
+
+
 def test_two_rooms_in_a_name_leave_the_device_room_trusted():
     table = RoomTable.build(["客厅", "卧室"], ["客厅灯", "卧室里的客厅灯"])
     assert kept(table, include=["卧室"]) == [1]

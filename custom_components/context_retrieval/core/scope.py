@@ -192,7 +192,8 @@ class RoomTable:
     name_room_ids: np.ndarray
     """Room id read from each name (NO_ROOM, AMBIGUOUS_ROOM or a room id)."""
     conflict: np.ndarray
-    """Devices whose room is empty or contradicts the room word in their name."""
+    """Devices whose room is empty or contradicts the room word in their name (a word inside their
+    own room's name does not: 三楼客厅's 客厅灯 is not in 客厅)."""
     names: list[str]
     """Compacted names, for rooms the home does not know."""
     vocabulary: frozenset[str]
@@ -230,14 +231,13 @@ class RoomTable:
         longest = max(map(len, vocabulary), default=0)
         room_ids = np.array([room_index.get(room, NO_ROOM) for room in compact_rooms], dtype=np.int32)
         compact_names = [compact(name) for name in names]
-        name_room_ids = np.array(
-            [
-                _room_id(extract_room_from_name(name, vocabulary, longest), room_index)
-                for name in compact_names
-            ],
-            dtype=np.int32,
+        name_words = [extract_room_from_name(name, vocabulary, longest) for name in compact_names]
+        name_room_ids = np.array([_room_id(word, room_index) for word in name_words], dtype=np.int32)
+        conflict = (room_ids == NO_ROOM) | (
+            (name_room_ids >= 0)
+            & (name_room_ids != room_ids)
+            & ~_inside_own_room(name_words, room_ids, room_index)
         )
-        conflict = (room_ids == NO_ROOM) | ((name_room_ids >= 0) & (name_room_ids != room_ids))
         return cls(
             room_index,
             floor_index,
@@ -352,6 +352,22 @@ class RoomTable:
             if any(term in name for term in terms):
                 name_rooms[position] = _room_id(extract_room_from_name(name, vocabulary, longest), ids)
         return name_rooms, np.ones(len(name_rooms), dtype=bool)
+
+
+def _inside_own_room(
+    name_words: Sequence[str | None | bool], room_ids: np.ndarray, room_index: dict[str, int]
+) -> np.ndarray:
+    """Return the devices whose name's room word is inside a word of their own room (客厅 of 三楼客厅)."""
+    room_words: dict[int, list[str]] = {}
+    for word, room_id in room_index.items():
+        room_words.setdefault(room_id, []).append(word)
+    return np.array(
+        [
+            isinstance(word, str) and any(word in own for own in room_words.get(int(room_id), ()))
+            for word, room_id in zip(name_words, room_ids, strict=True)
+        ],
+        dtype=bool,
+    )
 
 
 def _room_id(found: str | None | bool, ids: dict[str, int]) -> int:
