@@ -1499,3 +1499,22 @@ def test_a_setting_said_after_switching_on_is_what_it_runs_at():
         "餐厅吊灯打开，人都回来了",
     )
     assert [(a.command.id, a.value) for a in why.actions] == [(TURN_ON.id, None)]  # a reason sets nothing
+
+
+def test_how_it_feels_after_switching_on_is_no_listed_setting():
+    """把志高开开，贼热: 热 is 制热's character, but 很热 says how it feels; 开开，制热 names the mode."""
+    on = CommandSpec(id="climate.turn_on", description="打开空调")
+    home = {
+        "climate.chigo": Device(
+            id="climate.chigo", name="志高", room="客厅", category="AirConditioner", commands=[on, MODE]
+        )
+    }
+
+    def switched_on(remark: str) -> list[tuple[str, object]]:
+        switching = result(
+            Command(a="打开", n="志高"), device("climate.chigo", on.id), meta={"said_why": [remark]}
+        )
+        return [(a.command.id, a.value) for a in decide([switching], home, f"把志高开开，{remark}").actions]
+
+    assert switched_on("很热") == [(on.id, None)]
+    assert switched_on("开制热") == [(MODE.id, "heat")]

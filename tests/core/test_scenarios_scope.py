@@ -74,6 +74,17 @@ def test_a_name_two_rooms_devices_have_is_both_of_them(home):
     assert {c.entity_id for c in result.candidates[:2]} == {"ac-1", "ac-3"}
 
 
+def test_the_speakers_own_room_narrows_no_name_and_leaves_a_kind_unplaced(home):
+    # 我房间 is the speaker's room, which the home cannot place: 我房间的小夜灯 names the one
+    # night light wherever it is; 我房间的灯 (a kind) keeps the room it cannot find, so it asks.
+    night = Device(id="night", name="小夜灯", room="次卧", category="Light", commands=[ON])
+    (named,) = run([*home, night], "打开我房间的小夜灯", cmd("打开", s="我房间", n="小夜灯", t="Light"))
+    assert named.candidates[0].entity_id == "night"
+    assert "scope_include_fallback" not in named.meta
+    (kind,) = run([*home, night], "打开我房间的灯", cmd("打开", s="我房间", n="灯", t="Light"))
+    assert kind.meta["scope_include_fallback"] == 1
+
+
 def test_include_with_a_wildcard_is_not_a_filter(home):
     # seed 003 §6.2: include filters only when it is non-empty and has no '*'.
     (result,) = run(home, "打开灯", cmd("打开", s="*,客厅", n="灯", t="Light", q="all"))

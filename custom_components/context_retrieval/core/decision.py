@@ -18,7 +18,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from .arguments import SWITCHED_ON_WORDS, ArgumentProblem, command_argument
-from .fusion import takes_argument
+from .fusion import listed_in, takes_argument
 from .gating import DEVICE_WORDS, GENERIC_TYPE_WORDS, TYPE_WORDS, in_category, is_kind_word, is_type_word
 from .models import (
     ANY_NAME,
@@ -516,7 +516,7 @@ def _setting_said_apart(
         return None
     taken_by_all = (
         (said, other)
-        for said, other in _remarks_taken(devices[targets[0]], SETTING_PREFIX, remarks)
+        for said, other in _remarks_taken(devices[targets[0]], SETTING_PREFIX, remarks, in_words=True)
         if all(_takes(devices.get(device_id), other.id, said) for device_id in targets[1:])
     )
     found = next(taken_by_all, None)
@@ -524,17 +524,28 @@ def _setting_said_apart(
 
 
 def _remarks_taken(
-    device: Device, base: str, remarks: Sequence[str], *, first: str | None = None
+    device: Device, base: str, remarks: Sequence[str], *, first: str | None = None, in_words: bool = False
 ) -> Iterator[tuple[str, CommandSpec]]:
     """Yield each remark said as the value of ``base`` (设置=暖光) with a command of the device taking it.
 
     Remarks in order; for each, the device's commands in order, ``first`` before the others.
+    With ``in_words``, a listed value is taken only when the remark says its words: after 开开,
+    贼热 shares 热 with 制热 but says how it feels, not which mode.
     """
     for remark in remarks:
         said = f"{base}={remark}"
         for other in sorted(device.commands, key=lambda c: c.id != first):
-            if not other.readable and takes_argument(other) and command_argument(said, other).problem is None:
+            if other.readable or not takes_argument(other):
+                continue
+            argument = command_argument(said, other)
+            if argument.problem is None and (not in_words or _says_listed(remark, other, argument.value)):
                 yield said, other
+
+
+def _says_listed(remark: str, command: CommandSpec, value: Any) -> bool:
+    """Return True when the command lists no values or the remark says the words of ``value``."""
+    listed = command.value_list or ()
+    return not listed or any(listed_in(remark, item) for item in listed if item.get("value") == value)
 
 
 def _takes(device: Device | None, command_id: str, said: str) -> bool:

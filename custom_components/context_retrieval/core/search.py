@@ -43,7 +43,7 @@ from .models import (
     RetrievalResult,
 )
 from .parsing import REFERENCE_LAST_MENTIONED, command_to_ir
-from .parsing.offline import ACTION_QUERY, DEFAULT_QUERY_ATTRIBUTE, relative_direction
+from .parsing.offline import ACTION_QUERY, DEFAULT_QUERY_ATTRIBUTE, SPEAKERS_ROOM_WORDS, relative_direction
 from .text import compact
 
 if TYPE_CHECKING:
@@ -195,7 +195,7 @@ class CommandSearch:
         referenced = self._referenced_positions()
         if referenced:
             return self._targets_result(command, referenced, ["last_mentioned"])
-        include = self.ir.scope_include or self._room_from_name_hint()
+        include = self._placed(self.ir.scope_include) or self._room_from_name_hint()
         scope = self.index.rooms.apply(include, self.ir.scope_exclude)
         self.meta.update(scope.meta)
         mask, category, only_apart = self._gate(scope.mask)
@@ -526,6 +526,17 @@ class CommandSearch:
         self.meta["reference"] = "implicit"
         self.meta["excluded_by_name"] = len(mentioned & called)
         return sorted(mentioned - called)
+
+    def _placed(self, include: frozenset[str]) -> frozenset[str]:
+        """Return the rooms said, none when only the speaker's own room is said with a name.
+
+        我房间的小夜灯: the name says which device, wherever the speaker's room is; 我房间的音箱
+        (a kind, not a name) keeps a room the home cannot place, so the engine asks.
+        """
+        hint = compact(self.ir.name_hint or "")
+        if include and include <= SPEAKERS_ROOM_WORDS and hint not in ("", "*") and not is_type_word(hint):
+            return frozenset()
+        return include
 
     def _room_from_name_hint(self) -> frozenset[str]:
         """Return the room said inside the name (客厅主灯 with no scope) as an include.

@@ -1249,3 +1249,10 @@ def test_a_lone_numeral_a_verb_sets_to_is_a_number(text: str, action: str) -> No
     """调到十: the value 10; a lone 十 or 百 elsewhere is no number (百叶窗)."""
     parser = OfflineParser.build(ROOMS, [*DEVICE_NAMES, "百叶窗"])
     assert [c.a for c in parser.parse(text)] == [action]
+
+
+@pytest.mark.parametrize("said", ["我房间", "我的房间", "我屋里"])
+def test_the_speakers_own_room_is_a_room_said(said: str) -> None:
+    """我房间的音箱: the speaker's room is said as a room, never dropped as a filler."""
+    (command,) = OfflineParser.build(ROOMS, DEVICE_NAMES).read(f"{said}的音箱放首歌").commands
+    assert (command.s, command.n) == (said, "音箱")

@@ -150,6 +150,9 @@ _SWITCHED_ON, _SWITCHED_OFF = "=开启", "=关闭"
 
 
 _PLURAL_WORDS = ("这些", "那些")
+SPEAKERS_ROOM_WORDS = frozenset({"我房间", "我的房间", "我屋", "我屋里"})
+"""The speaker's own room (我房间的音箱): a room said, which the engine cannot place (a home's own
+room words take precedence)."""
 """Plural demonstratives: before a device word they make it a set (那些灯; Cantonese 厅啲灯)."""
 _POLITE_WORDS = (
     *("可以", "能不能", "可不可以", "能否", "能帮我", "能不能帮我"),
@@ -424,6 +427,7 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     **_words(_Kind.FILLER, "那", "那就", "还是", "算了", "就行", "就好", "好了", "就可以", "可以了", "先"),
     **_words(_Kind.FILLER, "好啦", "好吧"),
     **_words(_Kind.FILLER, "我在", "我现在在", "人在"),  # 我在健身房: where the speaker is
+    **_words(_Kind.ROOM, *SPEAKERS_ROOM_WORDS),
     **_words(_Kind.FILLER, "那边", "这边", "家里", "家中", "屋里", "屋头"),
     # 其他屋的灯, 别的地方: a room in general, no name (a home's own rooms take precedence).
     **_words(_Kind.FILLER, "屋", "屋子", "地方"),
