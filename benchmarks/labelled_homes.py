@@ -195,6 +195,8 @@ async def async_create_layout(hass: HomeAssistant, layout: dict[str, Any]) -> No
         entry = entity_registry.async_update_entity(
             entry.entity_id,
             new_entity_id=entity["entity_id"],
+            # Home Assistant gives an entity an area of its own only with a name of its own
+            name=entity["name"] if entity.get("device") and entity.get("area") else None,
             area_id=area_ids.get(entity.get("area")),
             aliases=[er.COMPUTED_NAME, *entity.get("aliases", [])],
         )

@@ -54,6 +54,13 @@ def test_home_words_and_other_sounds_are_left_alone():
     assert SoundIndex.build(["灯"]).by_sound == {}  # one character matches too much by sound
 
 
+def test_what_a_home_word_holds_is_said_as_the_home_says_it():
+    """防台 (fang tai) sounds like the brand 方太, but 客厅防台卷帘 says it: it stays."""
+    sounds = SoundIndex.build(["客厅防台卷帘", "方太"])
+    assert sounds.respell("防台卷帘放下来") == ("防台卷帘放下来", {})
+    assert sounds.respell("芳泰关了") == ("方太关了", {"芳泰": "方太"})
+
+
 @pytest.mark.parametrize(
     ("heard", "meant"),
     [("苏房", "书房"), ("南色", "蓝色"), ("乐水器", "热水器"), ("乱风", "暖风"), ("除思机", "除湿机")],

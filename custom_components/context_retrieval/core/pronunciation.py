@@ -202,6 +202,9 @@ class SoundIndex:
     type words and values, which everyday words sound like (这样 is no 遮阳, but 垫扇 is 电扇)."""
     longest_kept: int = 0
     """The length of the longest ``kept`` word."""
+    parts: frozenset[str] = frozenset()
+    """Spans of MIN_SOUND_WORD characters or more inside the home words: what the home itself says
+    is never respelled (防台 of 客厅防台卷帘 is no 方太 misheard)."""
 
     @classmethod
     def build(cls, words: Iterable[str], kept: Iterable[str] = (), shared: Iterable[str] = ()) -> SoundIndex:
@@ -228,6 +231,14 @@ class SoundIndex:
                     by_likeness.setdefault(key, set()).add((word, spelling))
         first = frozenset(key[0] for key in by_likeness) | frozenset(key[0] for key in by_sound)
         everyday = frozenset(word for word in kept if word and word not in known)
+        home = {compact(word) for word in words}
+        parts = {
+            word[start:end]
+            for word in known
+            if word in home
+            for start in range(len(word))
+            for end in range(start + MIN_SOUND_WORD, len(word) + 1)
+        }
         return cls(
             frozenset(known),
             by_sound,
@@ -237,6 +248,7 @@ class SoundIndex:
             everyday,
             frozenset(map(compact, shared)) - frozenset(map(compact, words)),
             max(map(len, everyday), default=0),
+            frozenset(parts),
         )
 
     def word_like(self, text: str, *, cantonese: bool = False) -> str | None:
@@ -320,7 +332,7 @@ class SoundIndex:
         """Return the longest start of ``text`` read as one word, and that word (said, or as heard).
 
         A home word is kept, the first of everyday words too; a span sounding like a home word
-        is read as it; else the first character stands alone.
+        (and not said inside one) is read as it; else the first character stands alone.
         """
         for size in range(len(text), MIN_SOUND_WORD - 1, -1):
             span = text[:size]
@@ -329,7 +341,7 @@ class SoundIndex:
             if everyday := self._first_everyday_word(span):
                 return span[:everyday], span[:everyday]
             word = self._like(span, cantonese=cantonese) if all(map(has_han, span)) else None
-            if word is not None:
+            if word is not None and span not in self.parts:
                 return span, word
         return text[:1], text[:1]
 

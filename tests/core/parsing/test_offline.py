@@ -1251,7 +1251,7 @@ def test_a_lone_numeral_a_verb_sets_to_is_a_number(text: str, action: str) -> No
     assert [c.a for c in parser.parse(text)] == [action]
 
 
-@pytest.mark.parametrize("said", ["我房间", "我的房间", "我屋里"])
+@pytest.mark.parametrize("said", ["我房间", "我的房间", "我屋里", "我屋头"])
 def test_the_speakers_own_room_is_a_room_said(said: str) -> None:
     """我房间的音箱: the speaker's room is said as a room, never dropped as a filler."""
     (command,) = OfflineParser.build(ROOMS, DEVICE_NAMES).read(f"{said}的音箱放首歌").commands

@@ -150,7 +150,7 @@ _SWITCHED_ON, _SWITCHED_OFF = "=开启", "=关闭"
 
 
 _PLURAL_WORDS = ("这些", "那些")
-SPEAKERS_ROOM_WORDS = frozenset({"我房间", "我的房间", "我屋", "我屋里"})
+SPEAKERS_ROOM_WORDS = frozenset({"我房间", "我的房间", "我屋", "我屋里", "我屋头"})
 """The speaker's own room (我房间的音箱): a room said, which the engine cannot place (a home's own
 room words take precedence)."""
 """Plural demonstratives: before a device word they make it a set (那些灯; Cantonese 厅啲灯)."""
