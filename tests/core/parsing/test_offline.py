@@ -1256,3 +1256,34 @@ def test_the_speakers_own_room_is_a_room_said(said: str) -> None:
     """我房间的音箱: the speaker's room is said as a room, never dropped as a filler."""
     (command,) = OfflineParser.build(ROOMS, DEVICE_NAMES).read(f"{said}的音箱放首歌").commands
     assert (command.s, command.n) == (said, "音箱")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("空调帮张叔开了", ("打开", "空调")),
+        ("帮阿公把台灯关了", ("关闭", "台灯")),
+        ("台灯替小明关一下", ("关闭", "台灯")),
+    ],
+)
+def test_whom_a_command_is_for_is_no_word_of_it(text: str, expected: tuple[str, str]) -> None:
+    """帮张叔开了: 帮 or 替 and a person before the verb (or 把) say whom it is for."""
+    reading = OfflineParser.build(ROOMS, DEVICE_NAMES).read(text)
+    assert [(c.a, c.n) for c in reading.commands] == [expected]
+    assert reading.unread == ()
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("台灯亮度拉满", ("设置亮度=最大", "台灯")),
+        ("扫地机 go home", ("开始回去充电", "扫地机")),
+        ("台灯整亮点", ("调亮", "台灯")),
+        ("风扇转快点", ("调大风速", "风扇")),
+        ("电视大声一滴", ("调大音量", "电视")),
+    ],
+)
+def test_words_of_more_varieties_read_as_the_commands_they_say(text: str, expected: tuple[str, str]) -> None:
+    """拉满 (all the way up), go home (a vacuum's dock), northeastern 整, 转快, Hainan 一滴."""
+    (command,) = OfflineParser.build(ROOMS, DEVICE_NAMES).read(text).commands
+    assert (command.a, command.n) == expected

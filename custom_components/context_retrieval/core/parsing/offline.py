@@ -754,7 +754,7 @@ class OfflineParser:
 
         See ``unread_words`` and ``_what_to_do``.
         """
-        tokens = _lone_numbers_set(_tokenize(compact(text)[:MAX_OFFLINE_CHARS], self))
+        tokens = _for_someone_dropped(_lone_numbers_set(_tokenize(compact(text)[:MAX_OFFLINE_CHARS], self)))
         # 那个那个，老人屋的空调调到26度: a clause of 那个 alone is no command
         clauses, remarks = _what_to_do(
             [clause for clause in _split_clauses(tokens) if not _hesitation(clause)]
@@ -1254,6 +1254,37 @@ def _lone_numbers_set(tokens: list[_Token]) -> list[_Token]:
         else token
         for index, token in enumerate(tokens)
     ]
+
+
+_FOR_SOMEONE = frozenset({"帮", "替"})
+"""帮张叔开了: 帮 or 替 before someone the home does not know, and a verb, says whom it is for."""
+_OBJECT_MARKERS = frozenset({"把", "将"})
+"""帮阿公把空调开了: what the action is done to follows 把."""
+MAX_PERSON_CHARS = 3
+"""Characters of a person's name or kinship word (张叔, 阿公, 小明明)."""
+
+
+def _for_someone_dropped(tokens: list[_Token]) -> list[_Token]:
+    """Return the tokens with 帮/替 and the person after it, before an action or 把, read as fillers.
+
+    热水器帮张叔开了, 帮阿公把空调开了: the person is whom it is for, no word of the command.
+    """
+    out = list(tokens)
+    for start, token in enumerate(tokens):
+        if token.kind is not _Kind.OTHER or token.text not in _FOR_SOMEONE:
+            continue
+        end = start + 1
+        while end < len(tokens) and tokens[end].kind is _Kind.OTHER and has_han(tokens[end].text):
+            end += 1
+        person = "".join(t.text for t in tokens[start + 1 : end])
+        said_next = tokens[end] if end < len(tokens) else None
+        if (
+            0 < len(person) <= MAX_PERSON_CHARS
+            and said_next is not None
+            and (said_next.kind in _ACTION_KINDS or said_next.text in _OBJECT_MARKERS)
+        ):
+            out[start:end] = [_Token(_Kind.FILLER, t.text, t.text) for t in tokens[start:end]]
+    return out
 
 
 def _number_at(text: str, position: int) -> _Token | None:
