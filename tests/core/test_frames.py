@@ -262,3 +262,15 @@ def test_a_room_said_by_whose_it_is_is_the_last_commands_room(home):
     (alone,) = retrieve("把他空调开了", home, None, ConversationState())
     assert alone.command.s == "*"
     assert with_frame(Command(a="打开", s="@room", n="灯"), Command(a="打开", s="卧室"), "他灯开").s == "卧室"
+
+
+@pytest.mark.parametrize(
+    ("last_kind", "said", "moved"),
+    [("AirConditioner", "调低", "调低温度"), ("Blind", "调大", "调大位置"), ("Light", "调低", "调低")],
+)
+def test_a_direction_said_alone_moves_what_the_last_kind_moves(last_kind, said, moved):
+    """再调低点 after 里屋空调整成制冷: the air conditioner's temperature, as 空调调低点 says it."""
+    last = Command(a="设置模式=制冷", s="里屋", n="空调", t=last_kind)
+    assert with_frame(Command(a=said), last, f"再{said}点").a == moved
+    named = Command(a=said, n="台灯", t="Light")
+    assert with_frame(named, last, f"台灯{said}点").a == said

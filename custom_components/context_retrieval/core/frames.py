@@ -23,7 +23,7 @@ from .models import (
     Quantifier,
 )
 from .parsing import parse_scope
-from .parsing.offline import ACTION_OFF, ACTION_ON
+from .parsing.offline import ACTION_OFF, ACTION_ON, adjusted_for, relative_direction
 from .search import says_all
 from .text import compact
 
@@ -73,6 +73,7 @@ def with_frame(
     elif goes_on and _kind_in_the_last_room(command, last, said):
         # 家庭厅的电视换到 YouTube, then 灯也调暗点: a light there (the one it changes), no all-word said
         command = replace(command, s=last.s, q=Quantifier.ONE)
+    command = _moving_what_the_last_moves(command, last)
     if last.a == UNKNOWN_ACTION or last.n in {ANY_NAME, LAST_MENTIONED}:
         return command
     if (kept := _kept_from_set(command, last, inside)) is not None:
@@ -99,6 +100,18 @@ def with_frame(
 
 
 _OPPOSITE = {ACTION_ON: ACTION_OFF, ACTION_OFF: ACTION_ON}
+
+
+def _moving_what_the_last_moves(command: Command, last: Command) -> Command:
+    """Return a direction said alone moving what it moves on the last command's kind of device.
+
+    再调低点 after 里屋空调整成制冷: the air conditioner's temperature, as 空调调低点 would.
+    """
+    if command.n != ANY_NAME or command.t != UNKNOWN_CATEGORY or last.t == UNKNOWN_CATEGORY:
+        return command
+    if relative_direction(command.a) is None:
+        return command
+    return replace(command, a=adjusted_for(command.a, last.t))
 
 
 def _kept_from_set(command: Command, last: Command, inside: RoomInside) -> Command | None:

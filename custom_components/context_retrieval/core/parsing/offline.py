@@ -2230,18 +2230,25 @@ def _value_action(tokens: Sequence[_Token], first: dict[_Kind, _Token], category
         said, _, value = setting.removeprefix(SETTING_PREFIX).partition("=")
         return f"{adjust if adjust.endswith(said) else adjust + said}={value}"
     if adjust is not None:
-        if (
-            not attribute
-            and category in _TEMPERATURE_CATEGORIES
-            and adjust in RAISING_ACTIONS + LOWERING_ACTIONS
-        ):
-            attribute = TEMPERATURE_ATTRIBUTE  # 空调调高: its temperature
-        elif not attribute and adjust in ("调大", "调小"):
-            attribute = _PERCENT_ATTRIBUTES.get(category, "")  # 窗帘开个缝: its position
+        if not attribute:
+            return adjusted_for(adjust, category)
         return adjust if adjust.endswith(attribute) else adjust + attribute
     if _Kind.QUERY in first:
         return _query(tokens, first)
     return None
+
+
+def adjusted_for(adjust: str, category: str) -> str:
+    """Return an adjustment said with no attribute, moving what a device of ``category`` moves.
+
+    空调调高: its temperature (调高温度); 窗帘开大 or 开个缝: its position; else as said.
+    """
+    attribute = ""
+    if category in _TEMPERATURE_CATEGORIES and adjust in RAISING_ACTIONS + LOWERING_ACTIONS:
+        attribute = TEMPERATURE_ATTRIBUTE
+    elif adjust in ("调大", "调小"):
+        attribute = _PERCENT_ATTRIBUTES.get(category, "")
+    return adjust if adjust.endswith(attribute) else adjust + attribute
 
 
 def _amount_alone(tokens: Sequence[_Token]) -> bool:
