@@ -1287,3 +1287,9 @@ def test_words_of_more_varieties_read_as_the_commands_they_say(text: str, expect
     """拉满 (all the way up), go home (a vacuum's dock), northeastern 整, 转快, Hainan 一滴."""
     (command,) = OfflineParser.build(ROOMS, DEVICE_NAMES).read(text).commands
     assert (command.a, command.n) == expected
+
+
+def test_people_said_before_a_command_are_no_room_of_theirs() -> None:
+    """张叔他们去三亚了，空调关掉: 他们 are people, not 他 (the room just talked about) and 们."""
+    reading = OfflineParser.build(ROOMS, DEVICE_NAMES).read("张叔他们去三亚玩三天，客厅空调全部关掉")
+    assert [(c.a, c.s, c.n) for c in reading.commands] == [("关闭", "客厅", "空调")]

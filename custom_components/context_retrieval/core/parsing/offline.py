@@ -382,6 +382,8 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     **_mapped(_Kind.PRON, {"上一个": _REFERENCE}),
     # 他/她 before a device or room word: the room of whoever was just talked about (他空调, 她屋)
     **_mapped(_Kind.ROOM, dict.fromkeys(("他", "她"), LAST_ROOM)),
+    # 张叔他们去三亚了: 他们 are people, whose room nobody said
+    **_words(_Kind.OTHER, "他们", "她们"),
     **_mapped(_Kind.PRON, dict.fromkeys(("那个", "这个", "那台", "这台", "那盏", "这盏"), _DEMONSTRATIVE)),
     **_mapped(_Kind.PRON, dict.fromkeys(("那支", "这支", "那部", "这部", "那只", "这只"), _DEMONSTRATIVE)),
     **_words(_Kind.EXC_START, "除了", "除", "除去", "不包括", "不包含", "不含"),
