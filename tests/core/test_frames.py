@@ -274,3 +274,19 @@ def test_a_direction_said_alone_moves_what_the_last_kind_moves(last_kind, said, 
     assert with_frame(Command(a=said), last, f"再{said}点").a == moved
     named = Command(a=said, n="台灯", t="Light")
     assert with_frame(named, last, f"台灯{said}点").a == said
+
+
+def test_a_kind_said_with_also_after_a_device_is_that_devices_part():
+    """灯也开一下 after 晾衣架降下来: the one device called 晾衣架灯; with none or two, as said."""
+    last = Command(a="关闭", n="晾衣架")
+    parts = {"晾衣架灯": 1, "晾衣架风扇": 2}
+
+    def called(room: str, name: str) -> int:
+        return parts.get(name, 0) if room == "*" else 0
+
+    assert with_frame(
+        Command(a="打开", n="灯", t="Light", q=Quantifier.ALL), last, "灯也开一下", called
+    ) == Command(a="打开", n="晾衣架灯", t="Light", q=Quantifier.ONE)
+    fan = Command(a="打开", n="风扇", t="Fan", q=Quantifier.ALL)
+    assert with_frame(fan, last, "风扇也开", called) == fan  # two such parts: which one stays a question
+    assert with_frame(Command(a="打开", n="灯", t="Light"), last, "灯开一下", called).n == "灯"  # no 也

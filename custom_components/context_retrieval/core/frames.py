@@ -73,6 +73,9 @@ def with_frame(
     elif goes_on and _kind_in_the_last_room(command, last, said):
         # 家庭厅的电视换到 YouTube, then 灯也调暗点: a light there (the one it changes), no all-word said
         command = replace(command, s=last.s, q=Quantifier.ONE)
+    elif goes_on and (part := _part_of_the_last(command, last, said, called)) is not None:
+        # 晾衣架降下来, then 灯也开一下: the airer's own light (晾衣架灯)
+        command = replace(command, n=part, q=Quantifier.ONE)
     command = _moving_what_the_last_moves(command, last)
     if last.a == UNKNOWN_ACTION or last.n in {ANY_NAME, LAST_MENTIONED}:
         return command
@@ -201,6 +204,25 @@ def _kind_in_the_last_room(command: Command, last: Command, said: str) -> bool:
         and not any(room.startswith("!") for room in rooms)
         and not says_all(said)
     )
+
+
+def _part_of_the_last(command: Command, last: Command, said: str, called: CalledInRoom) -> str | None:
+    """Return the name of the last device's part of the kind a follow-up names alone, or None.
+
+    灯也开一下 after 晾衣架降下来: the one device called 晾衣架灯, the airer's light, as a ceiling
+    fan's, a range hood's or a fish tank's light is named after it.
+    """
+    if (
+        command.s != ANY_ROOM
+        or not is_type_word(compact(command.n))
+        or compact(command.n) not in said
+        or says_all(said)
+        or last.n in {ANY_NAME, LAST_MENTIONED}
+        or is_type_word(compact(last.n))
+    ):
+        return None
+    part = compact(last.n) + compact(command.n)
+    return part if called(ANY_ROOM, part) == 1 else None
 
 
 CORRECTION_PARTICLES = frozenset("的那个吧呢啊呀嘛是只台盏部哦噢")

@@ -10,6 +10,7 @@ import numpy as np
 from .embedding import Embedder, default_embedder
 from .gating import CATEGORIES, GENERIC_TYPE_WORDS, TYPE_WORDS, in_category
 from .keyword import KeywordIndex
+from .models import ANY_ROOM
 from .parsing import OfflineParser, build_system_prompt
 from .parsing.offline import LEXICON_WORDS, DeviceCalls
 from .pronunciation import LatinNames, SoundIndex
@@ -65,15 +66,16 @@ class HomeIndex:
         return room_id is not None and room_id in self.rooms.rooms_said(wider)
 
     def calls_in_room(self, room: str, name: str) -> int:
-        """Return how many devices in ``room`` (a room or floor word) are called ``name``.
+        """Return how many devices in ``room`` (a room or floor word, or anywhere) are called ``name``.
 
         By a name holding it or, for a type word, by their category (空调: the study's 书房奥克斯).
         """
         word, wanted = compact(room), compact(name)
+        anywhere = room == ANY_ROOM
         ids = self.rooms.rooms_said(word)
         category = GENERIC_TYPE_WORDS.get(wanted)
         return sum(
-            int(room_id) in ids
+            (anywhere or int(room_id) in ids)
             and (
                 any(wanted in name for name in names)
                 or (category is not None and in_category(device.category, category))
