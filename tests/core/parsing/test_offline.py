@@ -1293,3 +1293,18 @@ def test_people_said_before_a_command_are_no_room_of_theirs() -> None:
     """张叔他们去三亚了，空调关掉: 他们 are people, not 他 (the room just talked about) and 们."""
     reading = OfflineParser.build(ROOMS, DEVICE_NAMES).read("张叔他们去三亚玩三天，客厅空调全部关掉")
     assert [(c.a, c.s, c.n) for c in reading.commands] == [("关闭", "客厅", "空调")]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("停停停，先停一下", [("停止", "*")]),
+        ("台灯关掉，关了吧", [("关闭", "台灯")]),
+        ("窗帘停，先停一下", [("停止", "窗帘")]),
+        ("台灯打开，再关掉", [("打开", "台灯"), ("关闭", "台灯")]),
+        ("空调调高一度，再调高一度", [("调高温度=1C", "空调"), ("调高温度=1C", "空调")]),
+    ],
+)
+def test_an_action_said_again_naming_nothing_is_one_command(text: str, expected: list[tuple[str, str]]) -> None:
+    """停停停，先停一下 halts once; another action, or a step said twice, is a command of its own."""
+    assert [(c.a, c.n) for c in OfflineParser.build(ROOMS, DEVICE_NAMES).read(text).commands] == expected

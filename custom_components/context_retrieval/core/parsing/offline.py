@@ -784,9 +784,7 @@ class OfflineParser:
             if (kept := _left_out_of(commands, previous, clause)) is not None:
                 commands = kept  # 窗帘都打开，纱帘不用: the set before leaves the 纱帘 alone
                 continue
-            if not _has_action_word(clause.tokens) and (
-                not targets or (commands and (_leaves_alone(clause) or _only_exclusion(clause)))
-            ):
+            if _adds_nothing(clause, commands, previous_action):
                 continue  # 水晶吊灯关了，筒灯留着: the downlight is left as it is
             if placed := _placed_after(unsettled, clause):
                 # 开个空调，孩子屋的: the room said after the command is the command's room
@@ -997,6 +995,26 @@ def _or_unknown(commands: list[Command]) -> list[Command]:
     ):
         return [UNKNOWN_COMMAND]
     return commands
+
+
+_HALTING = frozenset({ACTION_STOP, ACTION_PAUSE})
+"""Actions that halt what runs: 停 and 停一下 said one after the other say one thing."""
+
+
+def _adds_nothing(clause: _Clause, commands: Sequence[Command], previous: str | None) -> bool:
+    """Return True when a clause adds no command to those before it.
+
+    It says no action and no target, or leaves something alone (水晶吊灯关了，筒灯留着), or,
+    naming nothing, says the action before it again (停停停，先停一下; 台灯关掉，关了吧).
+    """
+    if not _has_action_word(clause.tokens):
+        return not clause.targets or bool(commands and (_leaves_alone(clause) or _only_exclusion(clause)))
+    if clause.targets or previous is None or not commands:
+        return False
+    action = _clause_action(clause.tokens, UNKNOWN_CATEGORY, clause.value)
+    if action is None or relative_direction(action) is not None:
+        return False  # 调高一度，再调高一度: a step said twice is two steps
+    return action == previous or {action, previous} <= _HALTING
 
 
 def _action_or_previous(clause: _Clause, category: str, previous: str | None) -> str:
