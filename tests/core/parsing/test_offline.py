@@ -1305,6 +1305,6 @@ def test_people_said_before_a_command_are_no_room_of_theirs() -> None:
         ("空调调高一度，再调高一度", [("调高温度=1C", "空调"), ("调高温度=1C", "空调")]),
     ],
 )
-def test_an_action_said_again_naming_nothing_is_one_command(text: str, expected: list[tuple[str, str]]) -> None:
+def test_an_action_said_again_naming_nothing_is_one_command(text: str, expected: list) -> None:
     """停停停，先停一下 halts once; another action, or a step said twice, is a command of its own."""
     assert [(c.a, c.n) for c in OfflineParser.build(ROOMS, DEVICE_NAMES).read(text).commands] == expected
