@@ -7,7 +7,7 @@ import pytest
 from custom_components.context_retrieval.core.gating import category_for_type_hint
 from custom_components.context_retrieval.core.models import CommandSpec, Device
 
-from .conftest import ON, cmd
+from .conftest import ON, cmd, targets
 from .conftest import run_commands as run
 
 # seed 000 decision 2: TYPE_TO_CATEGORY, verbatim.
@@ -44,6 +44,17 @@ def test_gate_drops_other_categories_even_when_their_name_matches(home):
     assert "plug-1" not in {c.entity_id for c in result.candidates}
     assert {categories[c.entity_id] for c in result.candidates} == {"Light"}
     assert result.meta["gating"] == "Light"
+
+
+def test_a_set_named_by_a_name_of_things_takes_them_whatever_drives_them(home):
+    # 灭蚊灯 ends with 灯 but the mosquito lamps are switched sockets: all of them are the set.
+    lamps = [
+        Device(id=f"mosquito-{room}", name=f"{room}灭蚊灯", room=room, category="Switch", commands=[ON])
+        for room in ("阳台", "卧室")
+    ]
+    (result,) = run([*home, *lamps], "灭蚊灯全部打开", cmd("打开", n="灭蚊灯", t="Light", q="all"))
+    assert set(targets(result)) == {"mosquito-阳台", "mosquito-卧室"}
+    assert "bulk_name_unmatched" not in result.meta
 
 
 def test_ungated_name_search_covers_every_category(home):

@@ -33,6 +33,7 @@ from .gating import (
 )
 from .keyword import CONTAINED_BASE_SCORE, EXACT_NAME_SCORE, MIN_NAME_SCORE
 from .models import (
+    ANY_NAME,
     UNKNOWN_ACTION,
     UNKNOWN_COMMAND,
     Candidate,
@@ -396,7 +397,9 @@ class CommandSearch:
             (*hints, *(compact(room) + h for room in self.ir.scope_include for h in hints))
         )
         hint = compact(self.ir.name_hint or "")
-        if self.ir.quantifier in (Quantifier.ALL, Quantifier.EXCEPT) and TYPE_WORDS.get(hint) == category:
+        # ... and so does a set named by a name of things (全部灭蚊灯: 阳台灭蚊灯, on a switch)
+        named = hint not in ("", ANY_NAME) and TYPE_WORDS.get(hint, category) == category
+        if self.ir.quantifier in (Quantifier.ALL, Quantifier.EXCEPT) and named:
             deeds = self._named_by_deed_mask()
             passing |= {position for position in self.index.keywords.ending_in(hint) if not deeds[position]}
         for position in passing:
