@@ -301,6 +301,21 @@ def test_a_name_said_inside_a_longer_word_calls_the_devices_holding_that_word():
     assert (two.outcome, two.reason) == (Outcome.ASK, AskReason.WHICH_DEVICE)
 
 
+def test_a_name_said_inside_another_devices_name_is_not_said():
+    """光管关掉,开柜台灯: 柜台灯 holds 台灯, the desk lamp's name, which is not said: 光管 is meant."""
+    off = CommandSpec(id="light.turn_off", description="关闭灯")
+    tubes = Device(id="light.tubes", name="店面大灯", room="店面", category="Light", commands=[off])
+    desk = Device(id="light.desk", name="台灯", room="妹妹房", category="Light", commands=[off])
+    counter = Device(id="light.counter", name="柜台灯", room="店面", category="Light", commands=[off])
+    found = result(
+        Command(a="关闭", n="光管", t="Light"),
+        device("light.tubes", off.id, "alias_hit"),
+        device("light.desk", off.id, "name_partial"),
+    )
+    home = {d.id: d for d in (tubes, desk, counter)}
+    assert [a.device_ids for a in decide([found], home, "光管关掉,开柜台灯").actions] == [("light.tubes",)]
+
+
 def test_words_the_parse_read_nothing_from_are_asked_about_before_acting():
     """窗帘开个洞 read as 打开窗帘: acting would drop 洞, so the agent asks."""
     found = result(Command(a="打开", n="公卫灯"), device("light.a", TURN_ON.id), meta={"unread": ["洞"]})

@@ -1225,8 +1225,9 @@ def _holds_name(device: Device, wanted: str) -> bool:
 def _named_in_text(result: RetrievalResult, devices: Mapping[str, Device], text: str) -> Candidate | None:
     """Return the one close candidate the utterance calls by its whole name, alias or room and name.
 
-    A name said only inside a longer word of another candidate's name is not said: 排风扇 holds
-    风扇, an alias of the standing fan, but calls the exhaust fans.
+    A name said only inside a longer word of another device's name is not said: 排风扇 holds
+    风扇, an alias of the standing fan, but calls the exhaust fans; 开柜台灯 holds 台灯, the desk
+    lamp's name, but calls the counter's light.
     """
     said = compact(text)
     called = {
@@ -1234,13 +1235,16 @@ def _named_in_text(result: RetrievalResult, devices: Mapping[str, Device], text:
         for candidate in result.candidates
         if candidate.entity_kind == "device" and (d := devices.get(candidate.entity_id)) is not None
     }
+    home = [
+        (device_id, name) for device_id, device in devices.items() for name in _called(device) if name in said
+    ]
     best: tuple[int, Candidate] | None = None
     tie = False
     for candidate in result.candidates:
         names = called.get(candidate.entity_id)
         if candidate.entity_kind != "device" or names is None:
             continue
-        others = [n for device_id, own in called.items() if device_id != candidate.entity_id for n in own]
+        others = [name for device_id, name in home if device_id != candidate.entity_id]
         length = max((len(name) for name in names if _said_whole(name, said, others)), default=0)
         if not length:
             continue

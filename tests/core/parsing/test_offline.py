@@ -1281,6 +1281,10 @@ def test_whom_a_command_is_for_is_no_word_of_it(text: str, expected: tuple[str, 
         ("台灯整亮点", ("调亮", "台灯")),
         ("风扇转快点", ("调大风速", "风扇")),
         ("电视大声一滴", ("调大音量", "电视")),
+        ("台灯再暗滴", ("调暗", "台灯")),
+        ("音箱放大声滴", ("调大音量", "音箱")),
+        ("窗帘落下来", ("关闭", "窗帘")),
+        ("𠊎屋下所有风扇都关掉", ("关闭", "风扇")),
     ],
 )
 def test_words_of_more_varieties_read_as_the_commands_they_say(text: str, expected: tuple[str, str]) -> None:
@@ -1308,3 +1312,15 @@ def test_people_said_before_a_command_are_no_room_of_theirs() -> None:
 def test_an_action_said_again_naming_nothing_is_one_command(text: str, expected: list) -> None:
     """停停停，先停一下 halts once; another action, or a step said twice, is a command of its own."""
     assert [(c.a, c.n) for c in OfflineParser.build(ROOMS, DEVICE_NAMES).read(text).commands] == expected
+
+
+def test_what_will_do_and_what_is_for_tonight_add_no_command() -> None:
+    """开台灯就够了: 就够了 says no more; 今晚开空调 is for later, no command to carry out now."""
+    parser = OfflineParser.build(ROOMS, DEVICE_NAMES)
+    enough = parser.read("主灯关掉,开台灯就够了")
+    assert ([(c.a, c.n) for c in enough.commands], enough.unread) == (
+        [("关闭", "主灯"), ("打开", "台灯")],
+        (),
+    )
+    tonight = parser.read("台灯拔了吧,今晚开空调")
+    assert [(c.a, c.n) for c in tonight.commands] == [("关闭", "台灯")]

@@ -396,7 +396,7 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     **_words(_Kind.NEG, "不要", "别", "不用", "甭", "不必", "莫"),
     # 等会儿关灯, 明天开窗帘: later, which no command of a device takes now.
     **_words(_Kind.WHEN, "等会儿", "等一会儿", "待会儿", "待会", "一会儿", "过会儿", "过一会儿", "稍后"),
-    **_words(_Kind.WHEN, "晚点", "晚一点", "明天", "明早", "后天", "改天"),
+    **_words(_Kind.WHEN, "晚点", "晚一点", "明天", "明早", "后天", "改天", "今晚", "今夜"),
     **_words(_Kind.SEP, "顺便", "顺手", "顺带", "另外"),
     **_words(_Kind.SEP, ",", ".", ";", "!", "?", "。", "；", "！", "？", "\n"),
     **_words(_Kind.SEP, "--", "——", "…", "...", "—"),  # a pause or a cut-off: 再大——
@@ -427,6 +427,7 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     **_words(_Kind.FILLER, *_PLURAL_WORDS),
     # 那关了吧, 算了，还是关上吧, 好吧: "then", "never mind", "after all", "OK" say no target.
     **_words(_Kind.FILLER, "那", "那就", "还是", "算了", "就行", "就好", "好了", "就可以", "可以了", "先"),
+    **_words(_Kind.FILLER, "就够了", "就够"),  # 开柜台灯就够了: that will do
     **_words(_Kind.FILLER, "好啦", "好吧"),
     **_words(_Kind.FILLER, "我在", "我现在在", "人在"),  # 我在健身房: where the speaker is
     **_words(_Kind.ROOM, *SPEAKERS_ROOM_WORDS),
