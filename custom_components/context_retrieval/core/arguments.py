@@ -136,6 +136,12 @@ def _outside() -> tuple[str, ...]:
     return parse_outside_order(_value_order())
 
 
+def load_value_order() -> None:
+    """Read the value order file now (where blocking is allowed), not at the first value read."""
+    _ascending()
+    _outside()
+
+
 def _ranked(value_list: list[dict[str, Any]]) -> list[tuple[int, Any]]:
     """Return the listed values the words of their descriptions rank, with their ranks, lowest first."""
     order = _ascending()

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .arguments import load_value_order
 from .embedding import Embedder, default_embedder
 from .gating import CATEGORIES, GENERIC_TYPE_WORDS, TYPE_WORDS, in_category
 from .keyword import KeywordIndex
@@ -16,7 +17,7 @@ from .parsing.offline import LEXICON_WORDS, DeviceCalls
 from .pronunciation import LatinNames, SoundIndex
 from .scope import RoomTable, rooms_of_a_kind, with_owner_words
 from .spec import SpecIndex, build_command_document, build_fallback_document
-from .text import HomeWords, compact, encodable, has_han, variant_words
+from .text import HomeWords, compact, encodable, has_han, load_language_files, variant_words
 from .vector import CommandVectorIndex
 
 if TYPE_CHECKING:
@@ -162,8 +163,11 @@ def build_home_index(
     """Build the index of a home once; reuse it across calls and commands.
 
     ``rooms`` adds what the devices' room names cannot say: room aliases and floors
-    (each a word the parser and the scope know).
+    (each a word the parser and the scope know). The package's language files are read here, with
+    the index, never on the request path (Home Assistant's event loop).
     """
+    load_language_files()
+    load_value_order()
     devices = tuple(map(_encodable_device, devices))
     rooms = [
         replace(room, name=encodable(room.name), aliases=tuple(map(encodable, room.aliases)))

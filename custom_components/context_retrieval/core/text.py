@@ -22,6 +22,10 @@ _DASHES = re.compile(r"[\u2010-\u2015\u2212\u30fc\ufe58\ufe63_]")
 _SPACES = re.compile(r"\s+")
 _HAN = re.compile(r"[\u3400-\u9fff]")
 _LATIN = re.compile(r"[A-Za-z]")
+_NOT_AFTER_LETTERS = r"(?<![a-z])" + "".join(rf"(?<![a-z]\d{{{n}}})" for n in range(1, 5))
+_NOT_BEFORE_LETTERS = r"(?![a-z])(?!\d+[a-z])"
+"""A Latin word is whole: not inside a word, nor a model number (SAF30AC holds no AC); a number
+may touch it (26degrees)."""
 _INTEGRATION_PACKAGE = __name__.rsplit(".", 2)[0]
 LINKING_WORD = "的"
 """The particle joining a modifier to what it narrows (卧室的窗帘, 外面的灯, 老人的房间)."""
@@ -76,7 +80,9 @@ class WordFolding:
         if not words:
             return cls(None, {})
         alternatives = [
-            rf"(?<![a-z]){re.escape(word)}(?![a-z])" if _LATIN.search(word) else re.escape(word)
+            rf"{_NOT_AFTER_LETTERS}{re.escape(word)}{_NOT_BEFORE_LETTERS}"
+            if _LATIN.search(word)
+            else re.escape(word)
             for word in sorted(words, key=len, reverse=True)
         ]
         return cls(re.compile("|".join(alternatives)), words)
@@ -112,6 +118,14 @@ def parse_markers(raw: object, where: str = MARKERS_FILE) -> frozenset[str]:
     if not isinstance(chars, list) or not chars or not all(isinstance(c, str) and len(c) == 1 for c in chars):
         raise MarkersError(f"{where}: expected cantonese, a list of single characters")
     return frozenset(chars)
+
+
+def load_language_files() -> None:
+    """Read the language files now (where blocking is allowed), not at the first utterance."""
+    _simplified()
+    _variants()
+    _cantonese_markers()
+    _number_words()
 
 
 @functools.cache
