@@ -23,6 +23,7 @@ from .paraphrase import paraphrase_section
 from .perturb import perturbation_section
 from .quality import quality_section
 from .smartthings_bridge import smartthings_bridge_section
+from .soak import soak_section
 from .speed import speed_section
 
 if TYPE_CHECKING:
@@ -93,6 +94,7 @@ def main(argv: list[str] | None = None) -> int:
     print("\n" + speed, flush=True)
     ha, ha_checks = ha_service_section()
     print("\n" + ha, flush=True)
+    print("\n" + soak_section(quick=args.quick), flush=True)  # a real Home Assistant process
     bridge, bridge_checks = smartthings_bridge_section(dataset, quick=args.quick)
     print("\n" + bridge, flush=True)
     prompts, prompt_checks = llm_prompt_section()
