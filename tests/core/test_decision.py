@@ -142,6 +142,7 @@ def result(command: Command, *candidates: Candidate, hint: str | None = None, **
         ("设置亮度=最小", BRIGHTNESS, 1, None),  # 最暗 is the dimmest light still on, not off
         ("设置音量=最小", VOLUME, 0.01, None),
         ("设置=粉红色", COLOUR, "pink", None),  # the longest colour said, not the red in it
+        ("设置颜色=红", COLOUR, "red", None),  # 红的: the colour 红 begins, not 粉红色 holding it
         ("设置摆风=开启", OSCILLATE, True, None),
         ("设置=hdmi2", SOURCE, "HDMI 2", None),  # spaces aside
         ("设置=暖光", COLOUR_TEMPERATURE, 2700, None),  # a point of the range said in words
@@ -1533,3 +1534,30 @@ def test_how_it_feels_after_switching_on_is_no_listed_setting():
 
     assert switched_on("很热") == [(on.id, None)]
     assert switched_on("开制热") == [(MODE.id, "heat")]
+
+
+def test_a_value_the_command_found_cannot_take_goes_to_the_command_or_device_that_can():
+    """颜色换成红的 on a light found by its colour in numbers: its colour by name; 床头灯换成 pink with
+    two bedside lights called so, one without colours: the other."""
+    numbers = CommandSpec(
+        id="light.turn_on:rgb_color",
+        description="设置颜色",
+        type="array",
+        value_range={"minimum": 0, "maximum": 255},
+    )
+    strip = Device(id="light.strip", name="灯带", room="客厅", category="Light", commands=[numbers, COLOUR])
+    red = decide(
+        [result(Command(a="设置颜色=红"), device("light.strip", numbers.id, "last_mentioned"))],
+        {"light.strip": strip},
+        "颜色换成红的",
+    )
+    assert [(a.command.id, a.value) for a in red.actions] == [(COLOUR.id, "red")]
+    plain = Device(id="light.p", name="床头灯", room="阿婆房", category="Light", commands=[BRIGHTNESS])
+    rgb = Device(id="light.r", name="床头灯", room="妹妹房", category="Light", commands=[BRIGHTNESS, COLOUR])
+    found = result(
+        Command(a="设置=pink", n="床头灯", t="Light"),
+        device("light.p", BRIGHTNESS.id, "name_hit"),
+        device("light.r", COLOUR.id, "name_hit"),
+    )
+    pink = decide([found], {"light.p": plain, "light.r": rgb}, "床头灯换成pink")
+    assert [(a.device_ids, a.value) for a in pink.actions] == [(("light.r",), "pink")]

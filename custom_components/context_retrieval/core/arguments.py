@@ -237,7 +237,10 @@ def _listed_value(action: str, value_list: list[dict[str, Any]]) -> Argument:
     if best is None and text:
         # 设置摆风=开启 on a fan listing 开启摇头 and 关闭摇头: the one value whose words hold it.
         holding = [item for item in value_list if text in compact(str(item.get("description") or ""))]
-        best = (len(text), holding[0].get("value")) if len(holding) == 1 else None
+        # 红 of 红色 and 粉红色: the one it begins
+        starting = [item for item in holding if compact(str(item.get("description") or "")).startswith(text)]
+        only = holding if len(holding) == 1 else starting
+        best = (len(text), only[0].get("value")) if len(only) == 1 else None
     if (
         best is None
         and equals

@@ -439,6 +439,8 @@ def _decide_one(
     if _is_question(top, targets, devices):
         turn.readings.extend(_readings(result, devices))
         return None
+    if (taking := _the_one_taking_the_value(result, top, devices)) is not None:
+        top, targets = taking, (taking.entity_id,)  # 床头灯 color 换成 pink: the bedside light with colours
     if (meant := _meant(result, top, devices, text, live)) is not None:
         top, targets = meant, (meant.entity_id,)
     # 客厅的灯关了 finding 楼上客厅灯, off, with 楼下客厅's lights on: which was meant?
@@ -606,6 +608,51 @@ def _meant(
             result, members, devices, live
         )
     return None
+
+
+_NOT_TAKEN = frozenset({ArgumentProblem.MISSING, ArgumentProblem.UNKNOWN_VALUE})
+"""How a command answers a value said that it cannot take (pink of a brightness)."""
+
+
+def _the_one_taking_the_value(
+    result: RetrievalResult, top: Candidate, devices: Mapping[str, Device]
+) -> Candidate | None:
+    """Return the top's other command, or the one other device found by the name said, taking the value.
+
+    颜色换成红的 on a light found with its colour by numbers: its colour by name; 床头灯换成 pink,
+    with two bedside lights called so: the one with colours, not the other's brightness.
+    """
+    action = result.command.a
+    base, _, value = action.partition("=")
+    device = devices.get(top.entity_id)
+    command = _command_of(device, top.capability_id)
+    if device is None or command is None or not value:
+        return None
+    if command_argument(action, command).problem not in _NOT_TAKEN:
+        return None
+    attribute = base.removeprefix(SETTING_PREFIX)
+    own = [
+        other
+        for other in device.commands
+        if other.id != command.id
+        and attribute
+        and attribute in other.description
+        and takes_argument(other)
+        and command_argument(action, other).problem is None
+    ]
+    if len(own) == 1:
+        return replace(top, capability_id=own[0].id)
+    if not NAME_REASONS & set(top.reasons):
+        return None
+    taking = [
+        candidate
+        for candidate in result.candidates[1:]
+        if candidate.entity_kind == "device"
+        and NAME_REASONS & set(candidate.reasons)
+        and (other := _command_of(devices.get(candidate.entity_id), candidate.capability_id)) is not None
+        and command_argument(action, other).problem is None
+    ]
+    return taking[0] if len(taking) == 1 else None
 
 
 def _close_match_meant(
@@ -1235,7 +1282,7 @@ def _named_in_text(result: RetrievalResult, devices: Mapping[str, Device], text:
         for candidate in result.candidates
         if candidate.entity_kind == "device" and (d := devices.get(candidate.entity_id)) is not None
     }
-    home = [
+    said_in_home = [
         (device_id, name) for device_id, device in devices.items() for name in _called(device) if name in said
     ]
     best: tuple[int, Candidate] | None = None
@@ -1244,7 +1291,12 @@ def _named_in_text(result: RetrievalResult, devices: Mapping[str, Device], text:
         names = called.get(candidate.entity_id)
         if candidate.entity_kind != "device" or names is None:
             continue
-        others = [name for device_id, name in home if device_id != candidate.entity_id]
+        others = [
+            name
+            for device_id, own in [*called.items(), *((d, [n]) for d, n in said_in_home)]
+            if device_id != candidate.entity_id
+            for name in own
+        ]
         length = max((len(name) for name in names if _said_whole(name, said, others)), default=0)
         if not length:
             continue

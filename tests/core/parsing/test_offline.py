@@ -1324,3 +1324,11 @@ def test_what_will_do_and_what_is_for_tonight_add_no_command() -> None:
     )
     tonight = parser.read("台灯拔了吧,今晚开空调")
     assert [(c.a, c.n) for c in tonight.commands] == [("关闭", "台灯")]
+
+
+def test_a_colour_said_is_the_colour_set() -> None:
+    """台灯颜色换成红色: 颜色 is what is set, no word left unread; 换个颜色 still has its value to come."""
+    parser = OfflineParser.build(ROOMS, DEVICE_NAMES)
+    named = parser.read("台灯颜色换成红色")
+    assert ([(c.a, c.n) for c in named.commands], named.unread) == ([("设置颜色=红色", "台灯")], ())
+    assert [c.a for c in parser.read("台灯换个颜色").commands] == ["设置颜色"]

@@ -272,7 +272,7 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     **_mapped(_Kind.ADJUST, dict.fromkeys(("小点声", "小声点", "小声一点", "小声些", "再小声"), "调小音量")),
     **_words(_Kind.ATTR, "亮度", "风速", "音量", "遮光", "温度", "湿度", "状态", "电量", "色温", "吸力"),
     **_words(_Kind.ATTR, "信号源", "输入源"),
-    **_words(_Kind.ATTR, "功率", "用电量", "耗电量", "漏水", "有人", "烟雾", "角度", "叶片", "灯效"),
+    **_words(_Kind.ATTR, "功率", "用电量", "耗电量", "漏水", "有人", "烟雾", "角度", "叶片", "灯效", "颜色"),
     # 风扇转速快一点: its speed, not 转 (change to) 速; 呼吸的效果: the light's effect
     **_mapped(_Kind.ATTR, {"转速": "风速", "效果": "灯效"}),
     **_mapped(
@@ -2177,9 +2177,10 @@ def _clause_action(tokens: Sequence[_Token], category: str, value: str = "") -> 
     action = _word_action(first) or _value_action(tokens, first, category)
     if action is not None:
         return action
-    if value:
+    if value or (_Kind.SET in first and _Kind.ATTR in first):
+        # 换个颜色 (no value): which colour is still to be said
         attribute = first[_Kind.ATTR].value if _Kind.ATTR in first else ""
-        return f"{SETTING_PREFIX}{attribute}={value}"
+        return f"{SETTING_PREFIX}{attribute}={value}" if value else SETTING_PREFIX + attribute
     for kind in (_Kind.LOCK, _Kind.CHANNEL):
         if kind in first:
             return first[kind].value
