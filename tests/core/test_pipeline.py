@@ -499,6 +499,42 @@ def test_question_keeps_devices_that_can_answer_it(home):
     assert result.candidates[0].capability_id == "main-switch"
 
 
+def test_a_question_over_a_set_reads_what_answers_it_not_the_kind_nor_batteries(home):
+    """有没有窗户开着: the window contacts, not their batteries nor curtains; 窗帘都拉上了吗: the curtains."""
+    state = CommandSpec("state", "状态", readable=True)
+    sensors = [
+        Device(
+            id=f"{room}-window",
+            name=f"{room}窗",
+            room=room,
+            category="Sensor",
+            commands=[state],
+            kind="窗户是否开着",
+        )
+        for room in ("客厅", "卧室")
+    ] + [
+        Device(
+            id=f"{room}-battery",
+            name=f"{room}窗电量",
+            room=room,
+            category="Sensor",
+            commands=[state],
+            kind="电量",
+        )
+        for room in ("客厅", "卧室")
+    ]
+    (windows,) = run([*home, *sensors], "有没有窗户开着", cmd("查询状态", n="窗户", t="Blind", q="all"))
+    assert set(members(windows)) == {"客厅-window", "卧室-window"}
+    assert windows.meta["gating"] == "read"
+    curtain = Device(
+        id="curtain", name="客厅窗帘", room="客厅", category="Blind", commands=[state], kind="窗帘"
+    )
+    (curtains,) = run(
+        [*home, *sensors, curtain], "窗帘都拉上了吗", cmd("查询状态", n="窗帘", t="Blind", q="all")
+    )
+    assert set(members(curtains)) == {"curtain"}
+
+
 @pytest.mark.parametrize(("name", "type_hint"), [("卧室床头灯", "Light"), ("卧室床头灯", "Unknown")])
 def test_room_said_inside_the_name_scopes_the_command(home, name, type_hint):
     (result,) = run(home, "打开卧室床头灯", cmd("打开", n=name, t=type_hint))

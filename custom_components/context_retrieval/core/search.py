@@ -382,6 +382,9 @@ class CommandSearch:
         The flag says that every device the gate keeps for one device's type word is a thing the
         word does not mean (the balcony's only cover, its clothes airer, for 阳台的窗帘).
         """
+        if (read := self._reading_the_word(mask)) is not None:
+            self.meta["gating"] = "read"  # 有没有窗户开着: the window contacts, not every Blind
+            return read, None, False
         category = category_for_type_hint(self.ir.type_hint)
         self.meta["gating"] = category
         if category is None:
@@ -423,6 +426,20 @@ class CommandSearch:
             self.meta["gating"] = None
             return mask, None, False
         return gated, category, only_apart
+
+    def _reading_the_word(self, mask: np.ndarray) -> np.ndarray | None:
+        """Return the devices a question over a set reads by what they are (their class), else None.
+
+        有没有窗户开着: the window contacts and the covers of class 窗户 answer it, not their batteries
+        (电量) nor every cover; 窗帘都拉上了吗: the curtains; 门都关好了没: the door contacts. None for
+        one device, or a word no device's class holds.
+        """
+        word = compact(self.ir.name_hint or "")
+        if not self.query.is_question or self.ir.quantifier == Quantifier.ONE or word in ("", ANY_NAME):
+            return None
+        kinds = [compact(device.kind) for device in self.index.devices]
+        read = mask & np.array([bool(kind) and word in kind for kind in kinds], dtype=bool)
+        return read if read.any() else None
 
     def _all_apart(self, gated: np.ndarray, word: str, category: str) -> bool:
         """Return True when the gate holds devices and the category's word means none of them."""
