@@ -554,9 +554,8 @@ class CommandSearch:
         (a kind, not a name) keeps a room the home cannot place, so the engine asks.
         """
         hint = compact(self.ir.name_hint or "")
-        if include and include <= SPEAKERS_ROOM_WORDS and hint not in ("", "*") and not is_type_word(hint):
-            return frozenset()
-        return include
+        named = hint not in ("", ANY_NAME) and not is_type_word(hint)
+        return frozenset() if include and include <= SPEAKERS_ROOM_WORDS and named else include
 
     def _room_from_name_hint(self) -> frozenset[str]:
         """Return the room said inside the name (客厅主灯 with no scope) as an include.
