@@ -6,7 +6,11 @@ from dataclasses import replace
 
 import pytest
 
-from custom_components.context_retrieval.core.frames import with_frame, with_implied_target
+from custom_components.context_retrieval.core.frames import (
+    with_frame,
+    with_implied_target,
+    with_mode_or_scene,
+)
 from custom_components.context_retrieval.core.models import Command, Quantifier
 from custom_components.context_retrieval.core.state import ConversationState
 
@@ -290,3 +294,12 @@ def test_a_kind_said_with_also_after_a_device_is_that_devices_part():
     fan = Command(a="打开", n="风扇", t="Fan", q=Quantifier.ALL)
     assert with_frame(fan, last, "风扇也开", called) == fan  # two such parts: which one stays a question
     assert with_frame(Command(a="打开", n="灯", t="Light"), last, "灯开一下", called).n == "灯"  # no 也
+
+
+def test_a_mode_set_with_nothing_mentioned_is_the_scene_called_so():
+    """开成睡眠模式 after a device sets its mode; 轉去瞓覺模式 alone runs the scene of that name."""
+    setting = Command(a="设置=睡眠模式")
+    assert with_mode_or_scene(setting, ["AirConditioner"]) == setting
+    assert with_mode_or_scene(setting, []) == Command(a="打开", n="睡眠模式", t="Scene")
+    colour = Command(a="设置=紫色")
+    assert with_mode_or_scene(colour, []) == colour  # no scene's word: still a value to set

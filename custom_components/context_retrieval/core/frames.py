@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from .gating import CATEGORY_WORDS, category_named, is_type_word
+from .gating import CATEGORY_WORDS, TYPE_WORDS, category_named, is_type_word
 from .models import (
     ANY_NAME,
     ANY_ROOM,
@@ -23,7 +23,14 @@ from .models import (
     Quantifier,
 )
 from .parsing import parse_scope
-from .parsing.offline import ACTION_OFF, ACTION_ON, adjusted_for, relative_direction
+from .parsing.offline import (
+    ACTION_OFF,
+    ACTION_ON,
+    SCENE_CATEGORY,
+    SETTING_PREFIX,
+    adjusted_for,
+    relative_direction,
+)
 from .search import says_all
 from .text import compact
 
@@ -248,6 +255,20 @@ def _only_rooms_said(said: str, command: Command) -> bool:
     for room in sorted(command.s.split(","), key=len, reverse=True):
         said = said.replace(compact(room), "")
     return not {char for char in said if char.isalnum()} - CORRECTION_PARTICLES
+
+
+def with_mode_or_scene(command: Command, mentioned: Sequence[str]) -> Command:
+    """Return a mode set with no device said, and none just mentioned, as the scene called so.
+
+    开成睡眠模式 after 把主卧空调打开 sets the air conditioner's mode; 轉去瞓覺模式 alone runs the
+    scene of that name.
+    """
+    base, equals, value = command.a.partition("=")
+    if mentioned or command.n != ANY_NAME or base != SETTING_PREFIX or not equals:
+        return command
+    if not any(value.endswith(word) for word, category in TYPE_WORDS.items() if category == SCENE_CATEGORY):
+        return command
+    return replace(command, a=ACTION_ON, n=value, t=SCENE_CATEGORY)
 
 
 def with_implied_target(command: Command, text: str, implied: str, mentioned: Sequence[str]) -> Command:

@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from time import perf_counter
 from typing import TYPE_CHECKING, Any
 
-from .frames import with_frame, with_implied_target
+from .frames import with_frame, with_implied_target, with_mode_or_scene
 from .home_index import HomeIndex, build_home_index
 from .models import (
     ANY_NAME,
@@ -132,6 +132,7 @@ def retrieve(  # noqa: PLR0913 - the public signature is fixed by the contract
         command = with_implied_target(
             with_frame(said, last, text, index.calls_in_room, index.room_inside), text, LOCK_NAME, mentioned
         )
+        command = with_mode_or_scene(command, mentioned)
         if command != said:
             parse_meta["frame"] = command.to_dict()
             if said.a == UNKNOWN_ACTION and unread_if_carried:

@@ -1332,3 +1332,9 @@ def test_a_colour_said_is_the_colour_set() -> None:
     named = parser.read("台灯颜色换成红色")
     assert ([(c.a, c.n) for c in named.commands], named.unread) == ([("设置颜色=红色", "台灯")], ())
     assert [c.a for c in parser.read("台灯换个颜色").commands] == ["设置颜色"]
+
+
+def test_a_mode_set_after_a_verb_alone_is_a_value_of_what_was_said_before() -> None:
+    """开成睡眠模式: set to sleep mode (a scene is also called so); the frame decides whose."""
+    (command,) = OfflineParser.build(ROOMS, [*DEVICE_NAMES, "睡眠模式"]).read("开成睡眠模式").commands
+    assert (command.a, command.n) == ("设置=睡眠模式", "*")

@@ -485,7 +485,8 @@ _VERB_COMPLEMENTS = frozenset({"上", "下", "起"})
 _PHRASE_KINDS = frozenset({_Kind.NAME, _Kind.TYPE, _Kind.OTHER})
 _VALUE_KINDS = frozenset({_Kind.OTHER, _Kind.TYPE, _Kind.ATTR, _Kind.MODE})
 """Tokens a setting's unknown value is made of (紫色, 睡眠模式, 连续除湿)."""
-_SCENE = "Scene"
+SCENE_CATEGORY = "Scene"
+_SCENE = SCENE_CATEGORY
 """The category of 模式 and 场景: a word of it may end a mode said of a device (睡眠模式)."""
 _HEAD_KINDS = frozenset({_Kind.NAME, _Kind.TYPE})
 _EXCLUDED_NAME_KINDS = _PHRASE_KINDS | {_Kind.CONJ}
@@ -1722,9 +1723,11 @@ def _take_setting_value(tokens: list[_Token]) -> tuple[list[_Token], str]:
     if verb is None:
         return _take_named_mode(tokens)
     after = [token for token in tokens[verb + 1 :] if token.kind is not _Kind.FILLER]
-    device_before = any(token.kind in _HEAD_KINDS for token in tokens[:verb])
-    if device_before and len(after) == 1 and _names_a_mode(after[0]):
-        return tokens[: verb + 1], after[0].text  # 净化器切到睡眠模式 (a scene is also called so)
+    before = [token for token in tokens[:verb] if token.kind is not _Kind.FILLER]
+    device_before = any(token.kind in _HEAD_KINDS for token in before)
+    if (device_before or not before) and len(after) == 1 and _names_a_mode(after[0]):
+        # 净化器切到睡眠模式, or 开成睡眠模式 of what was just said (a scene is also called so)
+        return tokens[: verb + 1], after[0].text
     if _effect_said(after):  # 换成流星的效果: the effect 流星
         return [*tokens[: verb + 1], after[-1]], "".join(token.text for token in after[:-1])
     if (
