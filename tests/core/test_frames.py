@@ -303,3 +303,19 @@ def test_a_mode_set_with_nothing_mentioned_is_the_scene_called_so():
     assert with_mode_or_scene(setting, []) == Command(a="打开", n="睡眠模式", t="Scene")
     colour = Command(a="设置=紫色")
     assert with_mode_or_scene(colour, []) == colour  # no scene's word: still a value to set
+
+
+def test_a_place_said_before_that_one_picks_it_of_the_devices_just_named(home):
+    """空调都开着没, then 阁楼那个关了: the one whose room holds 阁楼, a word the home has no room for."""
+    from custom_components.context_retrieval.core.models import Device
+    from custom_components.context_retrieval.core.pipeline import retrieve
+
+    commands = home[0].commands
+    attic = Device(id="ac-9", name="空调", room="三楼阁楼", category="AirConditioner", commands=commands)
+    devices = [*home, attic]
+    state = ConversationState()
+    retrieve("空调都开着没", devices, None, state)
+    (result,) = retrieve("阁楼那个关了吧", devices, None, state)
+    assert (result.command.s, result.command.n) == ("阁楼", "@last")
+    assert [c.entity_id for c in result.candidates] == ["ac-9"]
+    assert "room_hit" in result.candidates[0].reasons

@@ -195,6 +195,9 @@ class CommandSearch:
         self._prepare_vectors(vector_query_for(self.ir))
         referenced = self._referenced_positions()
         if referenced:
+            placed = self._of_those_said(referenced) if self.ir.scope_include else []
+            if placed:  # 卧室那个 of the two air conditioners just read: the one in 三楼卧室
+                return self._targets_result(command, placed, ["last_mentioned", "room_hit"])
             return self._targets_result(command, referenced, ["last_mentioned"])
         include = self._placed(self.ir.scope_include) or self._room_from_name_hint()
         scope = self.index.rooms.apply(include, self.ir.scope_exclude)
@@ -510,6 +513,15 @@ class CommandSearch:
         else:
             self.meta["reference_unresolved"] = True
         return positions
+
+    def _of_those_said(self, positions: list[int]) -> list[int]:
+        """Return the devices pointed at whose room or name holds a place said (卧室那个), else none.
+
+        楼下空调开着没 answered with two air conditioners; 卧室那个关了吧: the one in 三楼卧室.
+        """
+        words = [compact(word) for word in self.ir.scope_include]
+        devices = self.index.devices
+        return [p for p in positions if any(w in compact(devices[p].room + devices[p].name) for w in words)]
 
     def _last_mentioned(self) -> list[int]:
         """Return the positions of the devices the conversation last mentioned."""

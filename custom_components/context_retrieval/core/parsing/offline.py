@@ -1822,12 +1822,29 @@ def _unnamed_targets(
     pointing = [token.value for token in tokens if token.kind is _Kind.PRON]
     # 过道那盏也开: a demonstrative with a room is the one of that room, of the kind said before
     if pointing and not (pending and all(value == _DEMONSTRATIVE for value in pointing)):
-        return [_Target(name=LAST_MENTIONED, include=pending)]
+        return [_Target(name=LAST_MENTIONED, include=pending or _qualifying(tokens))]
     if orphan and set(kinds) & _ACTION_KINDS:
         return [_Target(name=orphan, category=_category_of(orphan, lexicon), include=pending)]
     if (implied := _implied_name(tokens, kinds)) is not None:
         return [_Target(name=implied, category=_category_of(implied, lexicon), include=pending)]
     return [_Target(include=pending)] if has_scope else []
+
+
+MAX_QUALIFIER_CHARS = 4
+"""Characters of words the home does not know that say which of the things just named (卧室那个)."""
+
+
+def _qualifying(tokens: Sequence[_Token]) -> list[str]:
+    """Return the unknown words just before a demonstrative, as where the one pointed at is (卧室那个).
+
+    After 楼下空调开着没, 卧室那个关了吧 is the one of the two whose room or name holds 卧室.
+    """
+    at = next((i for i, t in enumerate(tokens) if t.kind is _Kind.PRON and t.value == _DEMONSTRATIVE), None)
+    start = at
+    while start and tokens[start - 1].kind is _Kind.OTHER and has_han(tokens[start - 1].text):
+        start -= 1
+    said = "".join(token.text for token in tokens[start:at]) if at is not None and start is not None else ""
+    return [said] if 1 < len(said) <= MAX_QUALIFIER_CHARS else []
 
 
 def _implied_name(tokens: Sequence[_Token], kinds: Collection[_Kind]) -> str | None:
