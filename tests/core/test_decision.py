@@ -1561,3 +1561,19 @@ def test_a_value_the_command_found_cannot_take_goes_to_the_command_or_device_tha
     )
     pink = decide([found], {"light.p": plain, "light.r": rgb}, "床头灯换成pink")
     assert [(a.device_ids, a.value) for a in pink.actions] == [(("light.r",), "pink")]
+
+
+def test_a_change_with_no_value_to_move_from_goes_by_the_devices_step():
+    """亮度调低点 on a light whose brightness is unknown: its brightness step, not a brightness to ask."""
+    step = CommandSpec(
+        id="light.turn_on:brightness_step_pct",
+        description="调亮或调暗",
+        type="integer",
+        value_range={"minimum": -100, "maximum": 100, "unit": "%"},
+    )
+    strip = Device(id="light.strip", name="灯带", room="客厅", category="Light", commands=[BRIGHTNESS, step])
+    found = result(Command(a="调低亮度"), device("light.strip", BRIGHTNESS.id, "last_mentioned"))
+    decision = decide([found], {"light.strip": strip}, "亮度调低点")
+    [(command_id, value)] = [(a.command.id, a.value) for a in decision.actions]
+    assert command_id == step.id
+    assert value < 0

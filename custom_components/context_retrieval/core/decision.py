@@ -441,6 +441,7 @@ def _decide_one(
         return None
     if (taking := _the_one_taking_the_value(result, top, devices)) is not None:
         top, targets = taking, (taking.entity_id,)  # 床头灯 color 换成 pink: the bedside light with colours
+    top = _by_a_step(result, top, devices, current)
     if (meant := _meant(result, top, devices, text, live)) is not None:
         top, targets = meant, (meant.entity_id,)
     # 客厅的灯关了 finding 楼上客厅灯, off, with 楼下客厅's lights on: which was meant?
@@ -608,6 +609,31 @@ def _meant(
             result, members, devices, live
         )
     return None
+
+
+def _by_a_step(
+    result: RetrievalResult, top: Candidate, devices: Mapping[str, Device], current: CurrentValues
+) -> Candidate:
+    """Return the top on its device's change command when a change said has no value to move from.
+
+    亮度调低点 on a light whose brightness is not known: brightness_step_pct, not a brightness to ask.
+    """
+    action = result.command.a
+    device = devices.get(top.entity_id) if top.entity_kind == "device" else None
+    command = _command_of(device, top.capability_id)
+    if device is None or command is None or relative_direction(action) is None:
+        return top
+    if command_argument(action, command, current(device.id, command)).problem is not ArgumentProblem.MISSING:
+        return top
+    service = command.id.partition(":")[0]
+    steps = [
+        other
+        for other in device.commands
+        if other.id.startswith(f"{service}:")
+        and isinstance(low := (other.value_range or {}).get("minimum"), (int, float))
+        and low < 0
+    ]
+    return replace(top, capability_id=steps[0].id) if len(steps) == 1 else top
 
 
 _NOT_TAKEN = frozenset({ArgumentProblem.MISSING, ArgumentProblem.UNKNOWN_VALUE})
