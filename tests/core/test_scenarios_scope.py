@@ -65,6 +65,9 @@ def test_a_whole_name_said_is_not_scoped_to_the_room_word_inside_it(home):
     (room,) = run([*home, bath, heater], "打开浴室大灯", cmd("打开", n="浴室大灯"))
     assert room.meta["room_from_name_hint"] == "浴室"
     assert [c.entity_id for c in room.candidates] == ["bath-light"]
+    # the whole name of a device inside that room still scopes (the agent reads that room alone)
+    (inside,) = run([*home, bath, heater], "打开浴室灯", cmd("打开", n="浴室灯"))
+    assert inside.meta["room_from_name_hint"] == "浴室"
 
 
 def test_a_name_two_rooms_devices_have_is_both_of_them(home):

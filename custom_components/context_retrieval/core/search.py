@@ -574,12 +574,15 @@ class CommandSearch:
 
         The prompt asks the LLM to move room words out of ``n``; when it doesn't, the
         room still scopes the command (hard, with the usual fallback) and the name is
-        matched with and without it. A name said whole that is a device's own name says no room:
-        主臥浴室's 浴室暖風機 is not in 浴室, and two rooms' 客厅空调 are both meant.
+        matched with and without it. A name said whole that is a device's own name outside that
+        room says no room: 主臥浴室's 浴室暖風機 is not in 浴室, and two rooms' 客厅空调 are both meant.
         """
         hint = compact(self.ir.name_hint or "")
         room = self.index.rooms.room_in(hint) if hint else None
-        if room is None or room == hint or self._called_exactly((hint,)):
+        if room is None or room == hint:
+            return frozenset()
+        called = sorted(self._called_exactly((hint,)))
+        if called and not self.index.rooms.apply({room}, ()).mask[called].all():
             return frozenset()
         self.room_from_hint = room
         self.meta["room_from_name_hint"] = room
