@@ -54,7 +54,7 @@ from custom_components.context_retrieval.const import (
     SERVICE_REFRESH,
     SERVICE_RETRIEVE,
 )
-from demo.api import DemoError
+from demo.api import DemoError, async_authenticated_socket
 from demo.ha import DEFAULT_UTTERANCES, async_confirm_http_settings
 from demo.layout import LAYOUT_FILE, load_layout
 from demo.server import BUNDLED_CONFIG, INTEGRATION
@@ -484,13 +484,9 @@ class PipelinedSocket:
 
     async def __aenter__(self) -> Self:
         """Connect, authenticate and start reading."""
-        async with asyncio.timeout(CALL_TIMEOUT):
-            self._socket = await self._session.ws_connect(self._url, max_msg_size=0)
-            await self._socket.receive_json()  # auth_required
-            await self._socket.send_json({"type": "auth", "access_token": self._access_token})
-            answer = await self._socket.receive_json()
-        if answer.get("type") != "auth_ok":
-            raise DemoError(f"websocket {self._url}: authentication refused ({answer})")
+        self._socket = await async_authenticated_socket(
+            self._session, self._url, self._access_token, within=CALL_TIMEOUT, max_message=0
+        )
         self._reader = asyncio.create_task(self._async_read())
         return self
 

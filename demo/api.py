@@ -177,6 +177,37 @@ class HomeAssistantApi:
         return WebSocketApi(self.session, f"{self.base_url}/api/websocket", self.access_token)
 
 
+WS_DEFAULT_MAX_MESSAGE = 4 * 1024 * 1024
+"""aiohttp's own bound on one websocket message, in bytes."""
+
+
+async def async_authenticated_socket(
+    session: aiohttp.ClientSession,
+    url: str,
+    access_token: str,
+    *,
+    within: float = REQUEST_TIMEOUT,
+    max_message: int = WS_DEFAULT_MAX_MESSAGE,
+) -> aiohttp.ClientWebSocketResponse:
+    """Return a websocket connection to Home Assistant, authenticated with ``access_token``.
+
+    ``within`` seconds to connect and authenticate; ``max_message`` 0 reads answers of any size.
+    Raise DemoError when it cannot connect or is refused.
+    """
+    try:
+        async with asyncio.timeout(within):
+            socket = await session.ws_connect(url, max_msg_size=max_message)
+            await socket.receive_json()  # auth_required
+            await socket.send_json({"type": "auth", "access_token": access_token})
+            answer = await socket.receive_json()
+    except (TimeoutError, aiohttp.ClientError, TypeError, ValueError) as err:
+        raise DemoError(f"websocket {url}: cannot connect ({err!r})") from err
+    if answer.get("type") != "auth_ok":
+        await socket.close()
+        raise DemoError(f"websocket {url}: authentication refused ({answer})")
+    return socket
+
+
 class WebSocketApi:
     """One authenticated websocket connection; commands are sent one at a time."""
 
@@ -190,16 +221,7 @@ class WebSocketApi:
 
     async def __aenter__(self) -> Self:
         """Connect and authenticate."""
-        try:
-            async with asyncio.timeout(REQUEST_TIMEOUT):
-                self._socket = await self._session.ws_connect(self._url)
-                await self._socket.receive_json()  # auth_required
-                await self._socket.send_json({"type": "auth", "access_token": self._access_token})
-                answer = await self._socket.receive_json()
-        except (TimeoutError, aiohttp.ClientError, TypeError, ValueError) as err:
-            raise DemoError(f"websocket {self._url}: cannot connect ({err!r})") from err
-        if answer.get("type") != "auth_ok":
-            raise DemoError(f"websocket {self._url}: authentication refused ({answer})")
+        self._socket = await async_authenticated_socket(self._session, self._url, self._access_token)
         return self
 
     async def __aexit__(
