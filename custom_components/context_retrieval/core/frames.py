@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from .gating import CATEGORY_WORDS, TYPE_WORDS, category_named, is_type_word
+from .gating import CATEGORY_WORDS, category_named, is_type_word
 from .models import (
     ANY_NAME,
     ANY_ROOM,
@@ -29,6 +29,7 @@ from .parsing.offline import (
     SCENE_CATEGORY,
     SETTING_PREFIX,
     adjusted_for,
+    ends_in_a_scene_word,
     relative_direction,
 )
 from .search import says_all
@@ -266,7 +267,7 @@ def with_mode_or_scene(command: Command, mentioned: Sequence[str]) -> Command:
     base, equals, value = command.a.partition("=")
     if mentioned or command.n != ANY_NAME or base != SETTING_PREFIX or not equals:
         return command
-    if not any(value.endswith(word) for word, category in TYPE_WORDS.items() if category == SCENE_CATEGORY):
+    if not ends_in_a_scene_word(value):
         return command
     return replace(command, a=ACTION_ON, n=value, t=SCENE_CATEGORY)
 

@@ -38,6 +38,8 @@ class HomeIndex:
     category_masks: dict[str, np.ndarray]
     readable_mask: np.ndarray
     """Devices with a readable attribute or state (they can answer a question)."""
+    kinds: tuple[str, ...]
+    """What each device's class is called, compacted (窗户, 窗户是否开着; empty without one)."""
     rooms: RoomTable
     keywords: KeywordIndex
     vectors: CommandVectorIndex
@@ -197,6 +199,7 @@ def build_home_index(
         commands=commands,
         category_masks=_category_masks(devices),
         readable_mask=np.array([any(c.readable for c in cmds) for cmds in commands], dtype=bool),
+        kinds=tuple(compact(device.kind) for device in devices),
         rooms=RoomTable.build(
             [device.room for device in devices], [device.name for device in devices], rooms
         ),

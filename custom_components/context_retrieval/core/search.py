@@ -440,8 +440,7 @@ class CommandSearch:
         word = compact(self.ir.name_hint or "")
         if not self.query.is_question or self.ir.quantifier == Quantifier.ONE or word in ("", ANY_NAME):
             return None
-        kinds = [compact(device.kind) for device in self.index.devices]
-        read = mask & np.array([bool(kind) and word in kind for kind in kinds], dtype=bool)
+        read = mask & np.array([bool(kind) and word in kind for kind in self.index.kinds], dtype=bool)
         return read if read.any() else None
 
     def _all_apart(self, gated: np.ndarray, word: str, category: str) -> bool:
@@ -469,17 +468,15 @@ class CommandSearch:
         device is of that kind, unless the word names a thing the category's words set apart: 窗户
         in a home whose covers are all curtains means none of them.
         """
-        devices, names = self.index.devices, self.index.keywords.names
+        kinds, names = self.index.kinds, self.index.keywords.names
         positions = np.flatnonzero(gated)
         category = category_for_type_hint(self.ir.type_hint)
         apart = category is not None and names_a_thing_apart(word, category)
-        if not apart and not any(compact(devices[p].kind) == word for p in positions):
+        if not apart and not any(kinds[p] == word for p in positions):
             return gated
         kept = gated.copy()
         for position in positions:
-            kept[position] = compact(devices[position].kind) == word or any(
-                word in n for n in names[position]
-            )
+            kept[position] = kinds[position] == word or any(word in n for n in names[position])
         return kept
 
     def _names_a_floor(self, include: frozenset[str]) -> bool:
@@ -650,7 +647,7 @@ class CommandSearch:
             # 窗户 is no curtain: a word for a thing set apart types only the devices of that kind
             apart = names_a_thing_apart(hints[-1], category)
             for position in np.flatnonzero(in_pool & self.index.category_masks[category]):
-                if apart and compact(self.index.devices[int(position)].kind) != hints[-1]:
+                if apart and self.index.kinds[int(position)] != hints[-1]:
                     continue
                 if scores.get(int(position), NO_MATCH).score < TYPE_NAME_SCORE:
                     scores[int(position)] = NameMatch(TYPE_NAME_SCORE, "type")
@@ -898,10 +895,9 @@ class CommandSearch:
         A sensor of the kind said (窗户 of a window contact) may be what the user meant, and cannot
         do it; a sensor is found with the device it belongs to (and that device's names) otherwise.
         """
-        device = self.index.devices[position]
         said = compact(self.ir.name_hint or "")
-        return any(not command.readable for command in device.commands) or (
-            bool(said) and said in compact(device.kind)
+        return any(not command.readable for command in self.index.devices[position].commands) or (
+            bool(said) and said in self.index.kinds[position]
         )
 
     def _targets_result(

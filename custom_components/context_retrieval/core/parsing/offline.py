@@ -1755,9 +1755,12 @@ def _effect_said(after: Sequence[_Token]) -> bool:
 
 def _names_a_mode(token: _Token) -> bool:
     """Return True for a name ending in a word of the scene kind (睡眠模式)."""
-    return token.kind is _Kind.NAME and any(
-        token.text.endswith(word) for word, category in TYPE_WORDS.items() if category == _SCENE
-    )
+    return token.kind is _Kind.NAME and ends_in_a_scene_word(token.text)
+
+
+def ends_in_a_scene_word(text: str) -> bool:
+    """Return True for words ending in a word of the scene kind (睡眠模式, 品茶模式)."""
+    return any(text.endswith(word) for word, category in TYPE_WORDS.items() if category == _SCENE)
 
 
 def _take_named_mode(tokens: list[_Token]) -> tuple[list[_Token], str]:
