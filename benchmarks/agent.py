@@ -78,8 +78,10 @@ SETS: tuple[tuple[str, str], ...] = (
     ("agent_ab", "agent_ab (held-out in issue 13's eleventh session, measured unread, then tuned on)"),
     ("agent_ac", "agent_ac (held-out in issue 13's eleventh session, tuned on in its twelfth)"),
     ("agent_ad", "agent_ad (held-out in issue 13's eleventh session, tuned on in its twelfth)"),
-    ("agent_ae", "agent_ae (held-out: its misses never read)"),
-    ("agent_af", "agent_af (held-out: its misses never read)"),
+    ("agent_ae", "agent_ae (held-out in issue 13's twelfth session, tuned on in its thirteenth)"),
+    ("agent_af", "agent_af (held-out in issue 13's twelfth session, tuned on in its thirteenth)"),
+    ("agent_ag", "agent_ag (held-out: its misses never read)"),
+    ("agent_ah", "agent_ah (held-out: its misses never read)"),
 )
 """The sets run, in the order they were written: each says whether its misses were read while tuning."""
 SEALED = "agent_e"

@@ -319,3 +319,18 @@ def test_a_place_said_before_that_one_picks_it_of_the_devices_just_named(home):
     assert (result.command.s, result.command.n) == ("阁楼", "@last")
     assert [c.entity_id for c in result.candidates] == ["ac-9"]
     assert "room_hit" in result.candidates[0].reasons
+
+
+def test_the_side_said_of_the_one_pointed_at_answers_which_of_those_just_named(home):
+    """阳台灯关掉 finding two, then 北边那个: the one whose room holds 北, with the action said before."""
+    from custom_components.context_retrieval.core.models import Device
+    from custom_components.context_retrieval.core.pipeline import retrieve
+
+    commands = home[1].commands
+    north = Device(id="lamp-n", name="阳台灯", room="北阳台", category="Light", commands=commands)
+    south = Device(id="lamp-s", name="阳台灯", room="南阳台", category="Light", commands=commands)
+    for side, meant in (("北边", "lamp-n"), ("南面", "lamp-s")):
+        state = ConversationState()
+        retrieve("阳台灯关掉", [north, south], None, state)
+        (result,) = retrieve(f"{side}那个", [north, south], None, state)
+        assert (result.command.a, [c.entity_id for c in result.candidates]) == ("关闭", [meant])

@@ -84,7 +84,7 @@ def with_frame(
     elif goes_on and (part := _part_of_the_last(command, last, said, called)) is not None:
         # 晾衣架降下来, then 灯也开一下: the airer's own light (晾衣架灯)
         command = replace(command, n=part, q=Quantifier.ONE)
-    command = _moving_what_the_last_moves(command, last)
+    command = _doing_the_last_to_the_one_said(_moving_what_the_last_moves(command, last), last)
     if last.a == UNKNOWN_ACTION or last.n in {ANY_NAME, LAST_MENTIONED}:
         return command
     if (kept := _kept_from_set(command, last, inside)) is not None:
@@ -111,6 +111,21 @@ def with_frame(
 
 
 _OPPOSITE = {ACTION_ON: ACTION_OFF, ACTION_OFF: ACTION_ON}
+
+
+def _doing_the_last_to_the_one_said(command: Command, last: Command) -> Command:
+    """Return a follow-up saying only where the one pointed at is with the last action (北边那个).
+
+    阳台灯关掉 asked which of two; 北边那个 is the one meant, to switch off.
+    """
+    if (
+        command.a == UNKNOWN_ACTION
+        and command.n == LAST_MENTIONED
+        and command.s not in {ANY_ROOM, LAST_ROOM}
+        and last.a != UNKNOWN_ACTION
+    ):
+        return replace(command, a=last.a)
+    return command
 
 
 def _moving_what_the_last_moves(command: Command, last: Command) -> Command:

@@ -44,6 +44,8 @@ class OwnerWords:
     said_with: tuple[str, ...]
     ends_said: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """A room word's end -> the ends it is also said with (房: 房间)."""
+    sides: tuple[str, ...] = ()
+    """Words said after a place to say the side of it (北边, 东面): the place alone says as much."""
 
     @classmethod
     def from_data(cls, raw: object, where: str = ROOM_WORDS_FILE) -> OwnerWords:
@@ -62,7 +64,10 @@ class OwnerWords:
             isinstance(end, str) and has_han(end) and _chinese_words(said) for end, said in ends.items()
         ):
             raise RoomWordsError(f"{where}: expected ends_said, Chinese words each with a list of them")
-        return cls(*lists, ends_said={end: tuple(said) for end, said in ends.items()})
+        sides = raw.get("sides", []) if isinstance(raw, dict) else None
+        if not isinstance(sides, list) or not all(isinstance(w, str) and has_han(w) for w in sides):
+            raise RoomWordsError(f"{where}: expected sides, a list of Chinese words")
+        return cls(*lists, ends_said={end: tuple(said) for end, said in ends.items()}, sides=tuple(sides))
 
 
 def _chinese_words(words: object) -> bool:
@@ -73,6 +78,12 @@ def _chinese_words(words: object) -> bool:
 @functools.cache
 def _owner_words() -> OwnerWords:
     return OwnerWords.from_data(yaml.safe_load(package_text(ROOM_WORDS_FILE)))
+
+
+def without_side(word: str) -> str:
+    """Return a place word without the side word ending it (北边: 北), or the word when none does."""
+    side = next((s for s in _owner_words().sides if word.endswith(s) and len(word) > len(s)), "")
+    return word.removesuffix(side) if side else word
 
 
 def with_owner_words(rooms: Sequence[Room], device_names: Collection[str] = ()) -> list[Room]:

@@ -45,6 +45,7 @@ from .models import (
 )
 from .parsing import REFERENCE_LAST_MENTIONED, command_to_ir
 from .parsing.offline import ACTION_QUERY, DEFAULT_QUERY_ATTRIBUTE, SPEAKERS_ROOM_WORDS, relative_direction
+from .scope import without_side
 from .text import compact
 
 if TYPE_CHECKING:
@@ -514,11 +515,18 @@ class CommandSearch:
     def _of_those_said(self, positions: list[int]) -> list[int]:
         """Return the devices pointed at whose room or name holds a place said (卧室那个), else none.
 
-        楼下空调开着没 answered with two air conditioners; 卧室那个关了吧: the one in 三楼卧室.
+        楼下空调开着没 answered with two air conditioners; 卧室那个关了吧: the one in 三楼卧室. A place
+        said with its side (北边那个) is the place alone when nothing holds it as said.
         """
-        words = [compact(word) for word in self.ir.scope_include]
         devices = self.index.devices
-        return [p for p in positions if any(w in compact(devices[p].room + devices[p].name) for w in words)]
+        for read in (compact, lambda word: without_side(compact(word))):  # 北边那个: the one of 北阳台
+            words = [read(word) for word in self.ir.scope_include]
+            placed = [
+                p for p in positions if any(w in compact(devices[p].room + devices[p].name) for w in words)
+            ]
+            if placed:
+                return placed
+        return []
 
     def _last_mentioned(self) -> list[int]:
         """Return the positions of the devices the conversation last mentioned."""

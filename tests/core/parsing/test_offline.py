@@ -1338,3 +1338,63 @@ def test_a_mode_set_after_a_verb_alone_is_a_value_of_what_was_said_before() -> N
     """开成睡眠模式: set to sleep mode (a scene is also called so); the frame decides whose."""
     (command,) = OfflineParser.build(ROOMS, [*DEVICE_NAMES, "睡眠模式"]).read("开成睡眠模式").commands
     assert (command.a, command.n) == ("设置=睡眠模式", "*")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("空调给阿公开一下", ("*", "打开", "空调")),
+        ("风扇给他开开", ("*", "打开", "风扇")),
+        ("给卧室开空调", ("卧室", "打开", "空调")),
+    ],
+)
+def test_whom_a_device_is_switched_for_after_it_is_no_word_of_the_command(
+    text: str, expected: tuple[str, str, str]
+) -> None:
+    """空调给阿公开一下: 给 and a person after the device say whom it is for; before it, 给卧室 says where."""
+    reading = OfflineParser.build(ROOMS, DEVICE_NAMES).read(text)
+    assert [(c.s, c.a, c.n) for c in reading.commands] == [expected]
+    assert reading.unread == ()
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("大门锁一下", ("锁定", "大门锁")), ("把门锁了", ("锁定", "门锁")), ("门锁了没", ("查询状态", "门锁"))],
+)
+def test_a_name_ending_in_a_verb_says_the_action_when_nothing_else_does(
+    text: str, expected: tuple[str, str]
+) -> None:
+    """大门锁一下, 把门锁了: 锁 names the lock and says to lock it; 门锁了没 still asks."""
+    (command,) = OfflineParser.build(ROOMS, [*DEVICE_NAMES, "大门锁", "门锁"]).read(text).commands
+    assert (command.a, command.n) == expected
+
+
+def test_what_goes_on_said_before_a_command_to_a_device_is_a_remark() -> None:
+    """睡觉了，台灯关掉: 睡觉 (a word of a scene's name) says why; 两个门都锁上: the doors' locks."""
+    parser = OfflineParser.build(ROOMS, [*DEVICE_NAMES, "睡觉模式", "门锁"])
+    reading = parser.read("睡觉了，台灯关掉")
+    assert [(c.a, c.n) for c in reading.commands] == [("关闭", "台灯")]
+    assert reading.remarks == ("睡觉了",)
+    assert [(c.a, c.n, c.c) for c in parser.read("两个门都锁上").commands] == [("锁定", "门锁", 2)]
+
+
+@pytest.mark.parametrize(
+    "text", ["除了台灯，风扇都关了", "十分钟后，空调关掉", "老伙计收埋，台灯关掉", "台灯，关掉"]
+)
+def test_a_first_clause_saying_which_when_or_what_to_do_is_no_remark(text: str) -> None:
+    """An exception, a time, an unknown verb after a name (收埋) or the target itself: never a remark."""
+    assert OfflineParser.build(ROOMS, DEVICE_NAMES).read(text).remarks == ()
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("风扇转起来", ("打开", "风扇")),
+        ("音箱别响了", ("停止", "音箱")),
+        ("风扇 speed 调到 60", ("设置风速=60", "风扇")),
+    ],
+)
+def test_everyday_and_english_words_for_running_and_stopping(text: str, expected: tuple[str, str]) -> None:
+    """转起来 (set turning), 别响了 (stop sounding), speed (a fan's)."""
+    (command,) = OfflineParser.build(ROOMS, DEVICE_NAMES).read(text).commands
+    assert (command.a, command.n) == expected

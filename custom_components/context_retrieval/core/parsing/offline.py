@@ -56,6 +56,8 @@ ACTION_PAUSE = "暂停"
 ACTION_STOP = "停止"
 """停 and 停止: a moving cover or a running task stops; a device that only switches goes off."""
 LOCK_NAME = "门锁"
+_LOCKED = "门"
+"""What a lock locks: the door locked is the lock's (两个门都锁上)."""
 """The target of a lock verb said without one (锁门, 上锁)."""
 DEFAULT_QUERY_ATTRIBUTE = "状态"
 SETTING_PREFIX = "设置"
@@ -758,10 +760,11 @@ class OfflineParser:
 
         See ``unread_words`` and ``_what_to_do``.
         """
-        tokens = _for_someone_dropped(_lone_numbers_set(_tokenize(compact(text)[:MAX_OFFLINE_CHARS], self)))
+        tokens = _tokenize(compact(text)[:MAX_OFFLINE_CHARS], self)
+        tokens = _verb_ending_a_name(_for_someone_dropped(_lone_numbers_set(tokens)))
         # 那个那个，老人屋的空调调到26度: a clause of 那个 alone is no command
         clauses, remarks = _what_to_do(
-            [clause for clause in _split_clauses(tokens) if not _hesitation(clause)]
+            [clause for clause in _split_clauses(tokens) if not _hesitation(clause)], self
         )
         commands = self._commands(clauses)
         saying_no_action = not any(_has_action_word(clause) for clause in clauses)
@@ -813,7 +816,7 @@ class OfflineParser:
         return _or_unknown(commands)
 
 
-def _what_to_do(clauses: list[list[_Token]]) -> tuple[list[list[_Token]], list[str]]:
+def _what_to_do(clauses: list[list[_Token]], lexicon: OfflineParser) -> tuple[list[list[_Token]], list[str]]:
     """Return the clauses saying what to do now, and those past the first that do not, as heard.
 
     鱼缸灯关脱,鱼也要困觉的: 困觉 (a scene's name) is no second target; 先关了,一会儿洗澡再开:
@@ -824,7 +827,7 @@ def _what_to_do(clauses: list[list[_Token]]) -> tuple[list[list[_Token]], list[s
         len(clauses) > 1
         and (_complains(clauses[0]) or _says_what_i_do(clauses[0]))
         and any(map(_has_action_word, clauses[1:]))
-    ):
+    ) or _says_what_goes_on(clauses, lexicon):
         # 太吵了，先停一下: what is wrong, then what to do about it; 我们出门了，开离家模式
         remarks, clauses = ["".join(token.text for token in clauses[0])], clauses[1:]
     kept = clauses[:1]
@@ -837,6 +840,41 @@ def _what_to_do(clauses: list[list[_Token]]) -> tuple[list[list[_Token]], list[s
         else:
             kept.append(clause)
     return kept, remarks
+
+
+def _says_what_goes_on(clauses: list[list[_Token]], lexicon: OfflineParser) -> bool:
+    """Return True when the first clause only says what goes on and a later one what to do, to what.
+
+    睡觉了,两个门都锁上; 老头子在睡觉,天猫精灵别响了: the first says only words and names of no kind
+    of device (睡觉 is a word of scenes' names), no room, time, exception or action, and no unknown
+    word after a name (that would be its verb); the command after names its own device.
+    """
+    if len(clauses) < 2:
+        return False
+    first = clauses[0]
+    return (
+        {token.kind for token in first} <= {_Kind.NAME, _Kind.OTHER, _Kind.FILLER}
+        and any(token.kind in {_Kind.NAME, _Kind.OTHER} for token in first)
+        and not _verb_after_a_name(first)
+        and all(
+            _category_of(token.value, lexicon) == UNKNOWN_CATEGORY
+            for token in first
+            if token.kind is _Kind.NAME
+        )
+        and any(
+            _has_action_word(clause) and any(token.kind in {_Kind.NAME, _Kind.TYPE} for token in clause)
+            for clause in clauses[1:]
+        )
+    )
+
+
+def _verb_after_a_name(tokens: Sequence[_Token]) -> bool:
+    """Return True when a word the parser does not know follows a name: it is the name's verb (风筒收埋)."""
+    said = [token for token in tokens if token.kind is not _Kind.FILLER]
+    return any(
+        token.kind is _Kind.NAME and following.kind is _Kind.OTHER
+        for token, following in itertools.pairwise(said)
+    )
 
 
 def _said(clause: Sequence[_Token]) -> str:
@@ -1278,24 +1316,70 @@ def _lone_numbers_set(tokens: list[_Token]) -> list[_Token]:
     ]
 
 
+_VERBS_ENDING_NAMES = {"锁": ACTION_LOCK}
+"""Verbs that are also the last word of a device's name (门锁: a lock; 锁: lock it)."""
+_DONE_WORDS = frozenset({"一下", "了", "好", "上"})
+"""Words after a verb saying it is to be done (锁一下, 锁了): after a name, its last word is that verb."""
+
+
+def _verb_ending_a_name(tokens: list[_Token]) -> list[_Token]:
+    """Return the tokens with the verb a device's name ends in also read as the clause's action.
+
+    店门锁一下, 把门锁了: 锁 names the lock and says to lock it, when nothing else in the clause
+    says what to do and 把 comes before the name or 一下/了 after it.
+    """
+    out: list[_Token] = []
+    ending = [*tokens[1:], _Token(_Kind.SEP, "")]
+    for index, token in enumerate(tokens):
+        out.append(token)
+        verb = next((v for v in _VERBS_ENDING_NAMES if token.text.endswith(v) and token.text != v), None)
+        if verb is None or token.kind is not _Kind.NAME:
+            continue
+        before = tokens[index - 1].text if index else ""
+        marked = ending[index].text in _DONE_WORDS or before in _OBJECT_MARKERS
+        if marked and not _has_action_word(_clause_at(tokens, index)):
+            out.append(_Token(_Kind.LOCK, "", _VERBS_ENDING_NAMES[verb]))
+    return out
+
+
+def _clause_at(tokens: Sequence[_Token], index: int) -> list[_Token]:
+    """Return the tokens between the separators around ``index``."""
+    start = next((i + 1 for i in range(index - 1, -1, -1) if tokens[i].kind is _Kind.SEP), 0)
+    end = next((i for i in range(index, len(tokens)) if tokens[i].kind is _Kind.SEP), len(tokens))
+    return list(tokens[start:end])
+
+
 _FOR_SOMEONE = frozenset({"帮", "替"})
 """帮张叔开了: 帮 or 替 before someone the home does not know, and a verb, says whom it is for."""
 _OBJECT_MARKERS = frozenset({"把", "将"})
 """帮阿公把空调开了: what the action is done to follows 把."""
 MAX_PERSON_CHARS = 3
 """Characters of a person's name or kinship word (张叔, 阿公, 小明明)."""
+_GIVING = "给"
+"""空调给阿公开一下: 给 after the device, before someone, says whom it is for."""
+
+
+def _device_said_before(tokens: Sequence[_Token]) -> bool:
+    """Return True when the clause's tokens so far name a device (空调 in 空调给阿公开一下)."""
+    clause = list(itertools.takewhile(lambda token: token.kind is not _Kind.SEP, reversed(tokens)))
+    return any(token.kind in {_Kind.NAME, _Kind.TYPE} for token in clause)
 
 
 def _for_someone_dropped(tokens: list[_Token]) -> list[_Token]:
     """Return the tokens with 帮/替 and the person after it, before an action or 把, read as fillers.
 
     热水器帮张叔开了, 帮阿公把空调开了: the person is whom it is for, no word of the command.
+    给 says so too after the device (空调给阿公开一下, 风扇给他开开), the person then being
+    someone whose room the home knows; before any device, 给卧室开空调 says where.
     """
     out = list(tokens)
     for start, token in enumerate(tokens):
-        if token.kind is not _Kind.OTHER or token.text not in _FOR_SOMEONE:
+        if token.text == _GIVING and _device_said_before(tokens[:start]):
+            end = start + 2 if start + 1 < len(tokens) and tokens[start + 1].kind is _Kind.ROOM else start + 1
+        elif token.kind is _Kind.OTHER and token.text in _FOR_SOMEONE:
+            end = start + 1
+        else:
             continue
-        end = start + 1
         while end < len(tokens) and tokens[end].kind is _Kind.OTHER and has_han(tokens[end].text):
             end += 1
         person = "".join(t.text for t in tokens[start + 1 : end])
@@ -1683,9 +1767,7 @@ def _read_clause(tokens: list[_Token], lexicon: OfflineParser) -> _Clause:
     if not targets:
         targets = _unnamed_targets(tokens, kinds, lexicon, has_scope=has_scope)
     if _Kind.LOCK in kinds:
-        for target in targets:
-            if target.category == UNKNOWN_CATEGORY:
-                target.category = _category_of(LOCK_NAME, lexicon)
+        _locks_meant(targets, lexicon)
     targets = _merge_same_names(targets)
     for target in targets:
         target.exclude = list(exclude)
@@ -1814,6 +1896,15 @@ def _latin_value(said: Sequence[_Token]) -> int | None:
     if start == len(said) or start < 2 or said[start - 1].kind is not _Kind.ON:
         return None
     return start if any(token.kind in _HEAD_KINDS for token in said[: start - 1]) else None
+
+
+def _locks_meant(targets: list[_Target], lexicon: OfflineParser) -> None:
+    """Make the targets of a lock action locks: 两个门都锁上 locks the doors' locks."""
+    for target in targets:
+        if target.name == _LOCKED:
+            target.name = LOCK_NAME
+        if target.category == UNKNOWN_CATEGORY:
+            target.category = _category_of(LOCK_NAME, lexicon)
 
 
 def _unnamed_targets(
