@@ -14,7 +14,20 @@ from custom_components.context_retrieval.core.models import CommandSpec, Device,
 from custom_components.context_retrieval.core.pipeline import build_vector_searcher, retrieve
 from custom_components.context_retrieval.core.state import ConversationState
 
-from .conftest import CLOSE, COOL, LEVEL, OFF, ON, OPEN, TEMPERATURE, DistinctEmbedder, FakeLLM, cmd, light
+from .conftest import (
+    CLOSE,
+    COOL,
+    LEVEL,
+    OFF,
+    ON,
+    OPEN,
+    SHADE,
+    TEMPERATURE,
+    DistinctEmbedder,
+    FakeLLM,
+    cmd,
+    light,
+)
 from .conftest import run_commands as run
 from .conftest import targets as members
 
@@ -1293,3 +1306,88 @@ def test_a_command_that_could_not_be_read_says_so_in_the_hint():
     assert result.hint == "command_not_read"
     (plain,) = retrieve("打开客厅风扇", SWITCH_ONLY_FAN, None, ConversationState())
     assert plain.hint is None
+
+
+def _acted(
+    text: str, home: list[Device], state: ConversationState, **live
+) -> list[tuple[tuple[str, ...], str]]:
+    """Return what the offline agent does for ``text`` in the conversation ``state``."""
+    results = retrieve(text, home, None, state)
+    decision = decide(results, {d.id: d for d in home}, text, **live)
+    return [(a.device_ids, a.command.id) for a in decision.actions]
+
+
+def test_fully_said_of_the_one_blind_just_moved_opens_it_all_the_way():
+    """卷帘拉开一半, then 全拉开: fully open, not every blind; 全关了 after a light is still a question."""
+    home = [
+        Device(id="blind-k", name="卷帘", room="儿童房", category="Blind", commands=[OPEN, CLOSE, SHADE]),
+        Device(id="blind-l", name="窗帘", room="客厅", category="Blind", commands=[OPEN, CLOSE, SHADE]),
+        light("lamp-k", "台灯", "儿童房"),
+        light("lamp-l", "吊灯", "客厅"),
+    ]
+    state = ConversationState()
+    _acted("儿童房卷帘拉开一半", home, state)
+    assert _acted("全拉开", home, state) == [(("blind-k",), OPEN.id)]
+    state = ConversationState()
+    _acted("儿童房台灯打开", home, state)
+    assert _acted("全关了", home, state) == []
+
+
+def test_of_two_called_alike_the_one_able_to_take_the_value_is_meant():
+    """热水器调到四十八度: the heat pump takes a temperature; the other 热水器 is a plug that switches."""
+    setpoint = CommandSpec(
+        "water_heater.set_temperature:temperature",
+        "设置水温",
+        "number",
+        value_range={"minimum": 35, "maximum": 60, "unit": "°C"},
+    )
+    home = [
+        Device(
+            id="heater-roof", name="空气能热水器", room="天台", category="WaterHeater", commands=[setpoint]
+        ),
+        Device(id="heater-plug", name="二楼热水器", room="卫生间", category="SmartPlug", commands=[ON, OFF]),
+    ]
+    assert _acted("热水器调到四十八度", home, ConversationState()) == [(("heater-roof",), setpoint.id)]
+
+
+def test_a_mute_said_of_a_kind_is_for_the_one_that_plays():
+    """电视静音 with two televisions, one on: that one; with both on, which one is asked."""
+    mute = CommandSpec("media_player.volume_mute:is_volume_muted", "静音", "boolean")
+    home = [
+        Device(id="tv-l", name="电视", room="客厅", category="Television", commands=[ON, OFF, mute]),
+        Device(id="tv-b", name="电视", room="老人房", category="Television", commands=[ON, OFF, mute]),
+    ]
+    assert _acted("电视静音", home, ConversationState(), running=lambda d: d == "tv-b") == [
+        (("tv-b",), mute.id)
+    ]
+    assert _acted("电视静音", home, ConversationState(), running=lambda _: True) == []
+
+
+def test_a_mode_said_right_after_a_device_is_its_mode_when_no_scene_is_called_so():
+    """空调调到26度, then 开睡眠模式: the air conditioner's preset, though scenes end in 模式 too."""
+    preset = CommandSpec(
+        "climate.set_preset_mode:preset_mode",
+        "设置预设模式",
+        value_list=[{"value": "sleep", "description": "睡眠"}, {"value": "eco", "description": "节能"}],
+    )
+    target = CommandSpec(
+        "climate.set_temperature:temperature",
+        "设置目标温度",
+        "number",
+        value_range={"minimum": 16, "maximum": 30},
+    )
+    home = [
+        Device(
+            id="ac-1",
+            name="空调",
+            room="老人房",
+            category="AirConditioner",
+            commands=[ON, OFF, target, preset],
+        ),
+        Device(id="scene.shop", name="开店模式", room="", category="Scene", commands=[ON]),
+        Device(id="scene.sleep", name="睡觉模式", room="", category="Scene", commands=[ON]),
+    ]
+    state = ConversationState()
+    _acted("老人房空调调到26度", home, state)
+    assert _acted("开睡眠模式", home, state) == [(("ac-1",), preset.id)]
+    assert _acted("开睡觉模式", home, ConversationState()) == [(("scene.sleep",), ON.id)]

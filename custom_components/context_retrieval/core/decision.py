@@ -30,14 +30,17 @@ from .models import (
     Quantifier,
 )
 from .parsing.offline import (
+    ACTION_MUTE,
     ACTION_OFF,
     ACTION_ON,
     ACTION_PAUSE,
+    ACTION_STOP,
     ATTRIBUTE_WORDS,
     EXTREME_VALUES,
     SETTING_PREFIX,
     TEMPERATURE_ATTRIBUTE,
     relative_direction,
+    says_fully,
     spoken_values,
 )
 from .search import (
@@ -689,10 +692,25 @@ def _close_match_meant(
     if named is not None:
         return named
     close = close_matches(result.candidates)
+    if (able := _the_one_able(result, close)) is not None:
+        return able
     changed = _the_one_it_changes(result, close, devices, live)
     if changed is not None and relative_direction(result.command.a) is not None:
         return changed  # 灯也调暗点: the one it changes before the room's own
     return _room_and_kind(result, devices) or changed or _the_running_one(result, close, live.settles)
+
+
+def _the_one_able(result: RetrievalResult, close: Sequence[Candidate]) -> Candidate | None:
+    """Return the one close match with a command like the action, the others kept without one, else None.
+
+    热水器调到四十八度 finding a heat pump that takes a temperature and a water heater's plug that
+    only switches: the heat pump.
+    """
+    kept = result.meta.get("kept_unfamiliar")
+    if not isinstance(kept, list) or not kept:
+        return None
+    able = [candidate for candidate in close if candidate.entity_id not in kept]
+    return able[0] if len(able) == 1 else None
 
 
 def _the_one_playing(
@@ -741,8 +759,8 @@ def _the_running_one(
 ) -> Candidate | None:
     """Return the one candidate that runs when the action changes a running device, else None.
 
-    Turning off, adjusting or setting a value (关掉, 调高, 调到26度) is said of what runs;
-    turning on is not settled this way (which of the devices that are off is still open).
+    Turning off, muting, pausing, adjusting or setting a value (关掉, 静音, 调高, 调到26度) is said
+    of what runs; turning on is not settled this way (which of the devices that are off is still open).
     """
     one = _one_running(result.command.a, [candidate.entity_id for candidate in candidates], running)
     return None if one is None else candidates[one]
@@ -868,10 +886,16 @@ def _at_its_end(
     return False
 
 
+SAID_OF_WHAT_RUNS = frozenset({ACTION_OFF, ACTION_MUTE, ACTION_PAUSE, ACTION_STOP})
+"""Actions that only change a device that runs (电视静音 with one television on: that one)."""
+
+
 def _one_running(action: str, device_ids: Sequence[str], running: RunningStates) -> int | None:
     """Return the index of the one device that runs, for an action said of what runs, else None."""
     if not (
-        action == ACTION_OFF or relative_direction(action) is not None or action.startswith(SETTING_PREFIX)
+        action in SAID_OF_WHAT_RUNS
+        or relative_direction(action) is not None
+        or action.startswith(SETTING_PREFIX)
     ):
         return None
     states = [running(device_id) for device_id in device_ids]
@@ -1015,7 +1039,11 @@ def _unclear_target(
     """Return the question to ask when the target is not clearly the one said, else None."""
     if top.entity_kind == "group" and _set_guessed(result, top, devices, text):
         return _which(AskReason.NOT_FOUND, result, devices)
-    if "last_mentioned" in top.reasons and _count_unlike(result.command.q, len(targets)):
+    if (
+        "last_mentioned" in top.reasons
+        and _count_unlike(result.command.q, len(targets))
+        and not _opened_fully(targets, devices, text)
+    ):
         return _which(AskReason.WHICH_DEVICE, result, devices)
     device = devices.get(top.entity_id) if top.entity_kind == "device" else None
     # an alias that only says a kind (门锁) is no name said: 铁门锁上 holds 门锁 across 铁门 and 锁上
@@ -1055,6 +1083,20 @@ def _guessed(result: RetrievalResult, top: Candidate, targets: tuple[str, ...]) 
             and not set(kept) & {top.entity_id, *targets}
         )
         for key in GUESSED
+    )
+
+
+OPENING_CATEGORY = "Blind"
+"""Devices that open by degrees (curtains, blinds, vents): 全拉开 says how far they open."""
+
+
+def _opened_fully(targets: tuple[str, ...], devices: Mapping[str, Device], text: str) -> bool:
+    """Return True for 全拉开 said of the one cover just mentioned: fully, not every one."""
+    return (
+        len(targets) == 1
+        and targets[0] in devices
+        and in_category(devices[targets[0]].category, OPENING_CATEGORY)
+        and says_fully(text)
     )
 
 
@@ -1383,19 +1425,22 @@ def _said_whole(name: str, said: str, others: Sequence[str]) -> bool:
 def _name_calls_several(result: RetrievalResult, top: Candidate, devices: Mapping[str, Device]) -> bool:
     """Return True when the name said, no kind, is part of several found devices' names (Xiaomi).
 
-    A set said by a name (所有小米的) is meant to take them all.
+    A set said by a name (所有小米的) is meant to take them all. Devices kept though no command of
+    theirs is like the action (a water heater's plug, for 热水器调到四十八度) are not meant by it.
     """
     if top.entity_kind != "device" or result.command.n in {ANY_NAME, LAST_MENTIONED}:
         return False
     if is_kind_word(compact(result.command.n)):
         return False
+    kept = result.meta.get("kept_unfamiliar")
+    unable = set(kept) - {top.entity_id} if isinstance(kept, list) else set()
     called = {
         candidate.entity_id
         for candidate in result.candidates
         if candidate.entity_kind == "device"
         and _is_called(devices.get(candidate.entity_id), result.command.n)
     }
-    return len(called) > 1
+    return len(called - unable) > 1
 
 
 def _name_unmatched(result: RetrievalResult, top: Candidate, devices: Mapping[str, Device]) -> bool:

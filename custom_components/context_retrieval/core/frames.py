@@ -273,12 +273,26 @@ def _only_rooms_said(said: str, command: Command) -> bool:
     return not {char for char in said if char.isalnum()} - CORRECTION_PARTICLES
 
 
-def with_mode_or_scene(command: Command, mentioned: Sequence[str]) -> Command:
+def _called_nowhere(_room: str, _name: str) -> int:
+    return 0
+
+
+def with_mode_or_scene(
+    command: Command, mentioned: Sequence[str], called: CalledInRoom = _called_nowhere
+) -> Command:
     """Return a mode set with no device said, and none just mentioned, as the scene called so.
 
     开成睡眠模式 after 把主卧空调打开 sets the air conditioner's mode; 轉去瞓覺模式 alone runs the
-    scene of that name.
+    scene of that name. The other way round, 开睡眠模式 just after an air conditioner, no scene
+    being called so, sets that device's mode.
     """
+    if (
+        mentioned
+        and SCENE_CATEGORY not in mentioned
+        and (command.a, command.s, command.t) == (ACTION_ON, ANY_ROOM, SCENE_CATEGORY)
+        and not called(ANY_ROOM, command.n)
+    ):
+        return replace(command, a=f"{SETTING_PREFIX}={command.n}", n=ANY_NAME, t=UNKNOWN_CATEGORY)
     base, equals, value = command.a.partition("=")
     if mentioned or command.n != ANY_NAME or base != SETTING_PREFIX or not equals:
         return command

@@ -132,7 +132,7 @@ def retrieve(  # noqa: PLR0913 - the public signature is fixed by the contract
         command = with_implied_target(
             with_frame(said, last, text, index.calls_in_room, index.room_inside), text, LOCK_NAME, mentioned
         )
-        command = with_mode_or_scene(command, mentioned)
+        command = with_mode_or_scene(command, mentioned, index.calls_in_room)
         if command != said:
             parse_meta["frame"] = command.to_dict()
             if said.a == UNKNOWN_ACTION and unread_if_carried:

@@ -1398,3 +1398,22 @@ def test_everyday_and_english_words_for_running_and_stopping(text: str, expected
     """转起来 (set turning), 别响了 (stop sounding), speed (a fan's)."""
     (command,) = OfflineParser.build(ROOMS, DEVICE_NAMES).read(text).commands
     assert (command.a, command.n) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("客厅电视揩一下", ("打开", "电视")), ("台灯管一下", ("关闭", "台灯")), ("风扇凯", ("打开", "风扇"))],
+)
+def test_a_switching_verb_written_by_its_sound_after_the_target_is_that_verb(
+    text: str, expected: tuple[str, str]
+) -> None:
+    """揩 (kai) for 开, 管 (guan) for 关: speech recognition's homophones, right after what is switched."""
+    reading = OfflineParser.build(ROOMS, DEVICE_NAMES).read(text)
+    assert [(c.a, c.n) for c in reading.commands] == [expected]
+    assert reading.unread == ()
+
+
+def test_fuzhou_words_said_in_mandarin_read_as_mandarin() -> None:
+    """伓使 = 不用 (no need)."""
+    parser = OfflineParser.build(ROOMS, DEVICE_NAMES)
+    assert parser.parse("台灯伓使开了") == parser.parse("台灯不用开了")

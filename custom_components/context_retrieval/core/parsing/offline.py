@@ -36,6 +36,7 @@ from custom_components.context_retrieval.core.models import (
     Command,
     Quantifier,
 )
+from custom_components.context_retrieval.core.pronunciation import readings
 from custom_components.context_retrieval.core.scope import rooms_of_a_kind
 from custom_components.context_retrieval.core.text import LINKING_WORD, compact, has_han, has_latin
 
@@ -1318,8 +1319,9 @@ def _lone_numbers_set(tokens: list[_Token]) -> list[_Token]:
 
 _VERBS_ENDING_NAMES = {"锁": ACTION_LOCK}
 """Verbs that are also the last word of a device's name (门锁: a lock; 锁: lock it)."""
-_DONE_WORDS = frozenset({"一下", "了", "好", "上"})
-"""Words after a verb saying it is to be done (锁一下, 锁了): after a name, its last word is that verb."""
+_DONE_WORDS = frozenset({"一下", "了"})
+"""Fillers after a verb saying it is to be done (锁一下, 锁了): after a name, its last word is that verb
+(上 and 好, no fillers, are ``_LOCK_PARTICLES``)."""
 
 
 def _verb_ending_a_name(tokens: list[_Token]) -> list[_Token]:
@@ -1652,6 +1654,31 @@ def _as_verb_complement(token: _Token, preceding: _Token | None, following: _Tok
     return None
 
 
+_SWITCH_VERBS = {"开": _Token(_Kind.ON, "开", ACTION_ON), "关": _Token(_Kind.OFF, "关", ACTION_OFF)}
+"""The one-character verbs that switch a device, which speech recognition writes by sound (揩 for 开)."""
+_TARGET_KINDS = frozenset({_Kind.NAME, _Kind.TYPE, _Kind.ROOM, _Kind.PRON})
+
+
+def _as_switch_heard_wrong(
+    token: _Token, preceding: _Token | None, following: _Token | None
+) -> _Token | None:
+    """客厅电视揩一下: a character the parser does not know, sounding as 开 or 关, after a target, is it.
+
+    Speech recognition picks characters by sound (揩 kai for 开 kai, 管 guan for 关 guan); said
+    right after what is switched and ending the clause (or before 一下), it is the verb.
+    """
+    if (
+        token.kind is not _Kind.OTHER
+        or len(token.text) != 1
+        or preceding is None
+        or preceding.kind not in _TARGET_KINDS
+        or (following is not None and following.kind not in {_Kind.SEP, _Kind.FILLER})
+    ):
+        return None
+    verb = next((v for v in _SWITCH_VERBS if readings(token.text) & readings(v)), None)
+    return None if verb is None else replace(_SWITCH_VERBS[verb], text=token.text)
+
+
 _CONTEXT_RULES = (
     _as_name_part,
     _as_step,
@@ -1662,6 +1689,7 @@ _CONTEXT_RULES = (
     _as_mode_wanted,
     _as_lock_particle,
     _as_verb_complement,
+    _as_switch_heard_wrong,
 )
 """How neighbours change a token's kind, in order (the first that applies wins)."""
 
@@ -2269,6 +2297,22 @@ def _mode_said_not(tokens: Sequence[_Token]) -> str | None:
         ):
             return _switched_off(following.value)
     return None
+
+
+_WHOLLY = "全"
+"""全 right before a verb that opens or closes says how far (全拉开: fully), not how many."""
+
+
+def says_fully(text: str) -> bool:
+    """Return True when 全 comes right before a switching verb and no other all-word is said (全拉开)."""
+    said = compact(text)
+    verbs = [word for word, (kind, _value) in _FUNCTION_WORDS.items() if kind in _SWITCH_KINDS]
+    alls = [word for word, (kind, _value) in _FUNCTION_WORDS.items() if kind is _Kind.ALL and word != _WHOLLY]
+    for at in (i for i, char in enumerate(said) if char == _WHOLLY):
+        if any(said.startswith(verb, at + 1) for verb in verbs):
+            rest = said[:at] + said[at + 1 :]
+            return not any(word in rest for word in alls)
+    return False
 
 
 def _holds_back(tokens: Sequence[_Token]) -> bool:
