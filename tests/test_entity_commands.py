@@ -36,6 +36,7 @@ from custom_components.context_retrieval.core import (
     build_vector_searcher,
     retrieve,
 )
+from custom_components.context_retrieval.core.arguments import command_argument
 from custom_components.context_retrieval.entity_commands import (
     DOMAIN_SPECS,
     CommandSpecError,
@@ -782,3 +783,12 @@ def test_the_present_value_of_a_command_is_read_from_the_entity():
     assert entity_commands.current_value(None, "climate.set_fan_mode:fan_mode") is None
     lamp = State("light.lamp", "on", {"color_temp_kelvin": 5000})
     assert entity_commands.current_value(lamp, "light.turn_on:color_temp_kelvin") == 5000.0
+
+
+@pytest.mark.parametrize(
+    ("said", "colour"), [("粉", "pink"), ("粉色", "pink"), ("艳粉色", "hotpink"), ("红", "red")]
+)
+def test_a_colour_said_as_people_say_it_is_the_colour_name_sent(said: str, colour: str) -> None:
+    """颜色换成粉的: 粉 is pink (粉色), not hot pink; 红 is red, the colour it begins."""
+    light = facts("light.a", {"supported_color_modes": ["hs"]})
+    assert command_argument(f"设置颜色={said}", by_id(light)["light.turn_on:color_name"]).value == colour

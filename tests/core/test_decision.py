@@ -1577,3 +1577,41 @@ def test_a_change_with_no_value_to_move_from_goes_by_the_devices_step():
     [(command_id, value)] = [(a.command.id, a.value) for a in decision.actions]
     assert command_id == step.id
     assert value < 0
+
+
+@pytest.mark.parametrize(("low", "high", "value"), [(30, 80, 65), (0, 100, 75), (1, 100, 75), (40, 70, 60)])
+def test_a_percentage_of_a_narrow_range_moves_by_as_large_a_share_of_it(low, high, value):
+    """湿度再加点 of a humidifier's 30-80 %: 55 to 65 (a fifth of its span, counted round), not 75."""
+    humidity = CommandSpec(
+        id="humidifier.set_humidity:humidity",
+        description="设置目标湿度",
+        type="integer",
+        value_range={"minimum": low, "maximum": high, "unit": "%"},
+    )
+    assert command_argument("调高湿度", humidity, 55).value == value
+
+
+def test_a_set_shrunk_to_the_one_listing_the_value_said_is_that_device():
+    """电视换到爱奇艺: of two televisions, only one lists 爱奇艺; 电视打开 shrunk to one is still asked."""
+    apps = CommandSpec(
+        id="media_player.select_source:source",
+        description="切换信号源",
+        value_list=[
+            {"value": "爱奇艺", "description": "爱奇艺"},
+            {"value": "HDMI 1", "description": "HDMI 1"},
+        ],
+    )
+    home = {
+        "tv.a": Device(id="tv.a", name="客厅电视", room="客厅", category="Television", commands=[apps]),
+        "tv.b": Device(id="tv.b", name="主卧电视", room="主卧", category="Television", commands=[SOURCE]),
+    }
+    group = Group("group-1", "电视 (1)", ["tv.a"], apps.id)
+
+    def found(action: str) -> RetrievalResult:
+        command = Command(a=action, n="电视", t="Television", q=Quantifier.ALL)
+        candidate = Candidate("group-1", "group", apps.id, 1, 0, 1, ["type_hit"])
+        return result(command, candidate, groups={"group-1": group}, meta={"unsupported_targets": 1})
+
+    taken = decide([found("设置=爱奇艺")], home, "电视换到爱奇艺")
+    assert [(a.device_ids, a.value) for a in taken.actions] == [(("tv.a",), "爱奇艺")]
+    assert decide([found("打开")], home, "电视打开").outcome is Outcome.ASK  # shrunk by no value said

@@ -1391,3 +1391,12 @@ def test_a_mode_said_right_after_a_device_is_its_mode_when_no_scene_is_called_so
     _acted("老人房空调调到26度", home, state)
     assert _acted("开睡眠模式", home, state) == [(("ac-1",), preset.id)]
     assert _acted("开睡觉模式", home, ConversationState()) == [(("scene.sleep",), ON.id)]
+
+
+def test_what_a_command_reads_or_sets_heard_wrong_is_read_by_its_sound():
+    """电视英量调小一点: 英量 (ying liang) is 音量 (yin liang) heard with in/ing confused."""
+    volume = CommandSpec("media_player.volume_down", "调低音量")
+    home = [Device(id="tv-1", name="电视", room="客厅", category="Television", commands=[ON, OFF, volume])]
+    (result,) = retrieve("电视英量调小一点", home, None, ConversationState())
+    assert result.command.a == "调小音量"
+    assert "unread" not in result.meta  # 英 is no word left unread

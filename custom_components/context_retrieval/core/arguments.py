@@ -25,7 +25,9 @@ if TYPE_CHECKING:
 UNIT_INTERVAL_PERCENT = 100.0
 """A percentage said for a command whose range is 0 to 1 (a volume level) is divided by this."""
 PERCENT_STEP = 20.0
-"""How far 亮一点 / 大一点 moves a percentage when no number is said."""
+"""How far 亮一点 / 大一点 moves a percentage of 0 to 100 when no number is said."""
+PERCENT_SPAN = 100.0
+"""The span of a whole percentage."""
 UNIT_INTERVAL_STEP = 0.1
 """How far 大声一点 moves a 0-to-1 value (a volume level) when no number is said."""
 UNIT_STEP = 1.0
@@ -416,8 +418,21 @@ def _step(said: ActionValue | None, command: CommandSpec) -> float | None:
     if unit_interval:
         return UNIT_INTERVAL_STEP
     if str(value_range.get("unit")) == "%":
-        return PERCENT_STEP
+        return _percent_step(low, high)
     return _unit_step(low, high)
+
+
+def _percent_step(low: object, high: object) -> float:
+    """Return how far an adjustment without a number moves a percentage: PERCENT_STEP of a whole one.
+
+    A narrower range moves by as large a share of it, the nearest step people count in: a
+    humidifier's target of 30 to 80 % by 10, not 20 (two fifths of its range); 1 to 100 % by 20.
+    """
+    if isinstance(low, (int, float)) and isinstance(high, (int, float)) and 0 < high - low < PERCENT_SPAN:
+        share = PERCENT_STEP * (high - low) / PERCENT_SPAN
+        power = 10 ** math.floor(math.log10(share))
+        return min((m * power for m in (*ROUND_MULTIPLES, 20)), key=lambda step: abs(step - share))
+    return PERCENT_STEP
 
 
 def _unit_step(low: object, high: object) -> float:

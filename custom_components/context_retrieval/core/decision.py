@@ -1131,7 +1131,24 @@ def _set_guessed(result: RetrievalResult, top: Candidate, devices: Mapping[str, 
     rooms_left_out = any(part.startswith("!") for part in command.s.split(","))
     if command.q == Quantifier.EXCEPT and not command.x and not rooms_left_out:
         return True
-    return "unsupported_targets" in result.meta and not says_all(text)
+    return (
+        "unsupported_targets" in result.meta
+        and not says_all(text)
+        and not _listed_by_one(result, top, devices)
+    )
+
+
+def _listed_by_one(result: RetrievalResult, top: Candidate, devices: Mapping[str, Device]) -> bool:
+    """Return True when the set kept one device, whose command lists the value said (电视换到爱奇艺).
+
+    Of two televisions, the one with 爱奇艺 among its sources is the one meant: the value names it.
+    """
+    _, equals, value = result.command.a.partition("=")
+    members = _targets(top, result)
+    if not equals or not value or len(members) != 1:
+        return False
+    command = _command_of(devices.get(members[0]), top.capability_id)
+    return command is not None and any(listed_in(value, item) for item in command.value_list or ())
 
 
 def _opposite(action: str, command: CommandSpec) -> bool:

@@ -13,7 +13,7 @@ from .gating import CATEGORIES, GENERIC_TYPE_WORDS, TYPE_WORDS, in_category
 from .keyword import KeywordIndex
 from .models import ANY_ROOM
 from .parsing import OfflineParser, build_system_prompt
-from .parsing.offline import LEXICON_WORDS, DeviceCalls
+from .parsing.offline import ATTRIBUTE_WORDS, LEXICON_WORDS, DeviceCalls
 from .pronunciation import LatinNames, SoundIndex
 from .scope import RoomTable, rooms_of_a_kind, with_owner_words
 from .spec import SpecIndex, build_command_document, build_fallback_document
@@ -225,7 +225,8 @@ def build_home_index(
             [*room_names, *device_names],
             # 灯关 is 灯 and 关, no 灯光 misheard; Cantonese 啲风扇 is 啲 and 风扇, no 低风
             kept=LEXICON_WORDS | TYPE_WORDS.keys() | variant_words(),
-            shared=[*type_words, *_value_words(commands)],
+            # what a command reads or sets, heard wrong too (英量 for 音量)
+            shared=[*type_words, *_value_words(commands), *ATTRIBUTE_WORDS],
         ),
         home_words=HomeWords.build([*room_names, *device_names]),
         latin_names=LatinNames.build(device_names, room_names),

@@ -1417,3 +1417,23 @@ def test_fuzhou_words_said_in_mandarin_read_as_mandarin() -> None:
     """伓使 = 不用 (no need)."""
     parser = OfflineParser.build(ROOMS, DEVICE_NAMES)
     assert parser.parse("台灯伓使开了") == parser.parse("台灯不用开了")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "remark"),
+    [
+        ("客厅灯太刺眼了，调到百分之五十", [("设置亮度=50%", "灯")], "太刺眼"),
+        ("风扇关掉，声音太吵了", [("关闭", "风扇")], "声音太吵了"),
+    ],
+)
+def test_what_is_too_much_beside_a_command_says_why(text: str, expected: list, remark: str) -> None:
+    """太刺眼 before a value, 声音太吵了 after switching off: the reason, no step of its own."""
+    reading = OfflineParser.build(ROOMS, DEVICE_NAMES).read(text)
+    assert [(c.a, c.n) for c in reading.commands] == expected
+    assert reading.remarks == (remark,)
+
+
+def test_a_little_more_said_with_jia_is_a_little_higher() -> None:
+    """湿度再加点: 加点 = 高一点."""
+    parser = OfflineParser.build(ROOMS, DEVICE_NAMES)
+    assert parser.parse("空调温度再加点") == parser.parse("空调温度再高一点")

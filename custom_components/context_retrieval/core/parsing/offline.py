@@ -831,9 +831,14 @@ def _what_to_do(clauses: list[list[_Token]], lexicon: OfflineParser) -> tuple[li
     ) or _says_what_goes_on(clauses, lexicon):
         # 太吵了，先停一下: what is wrong, then what to do about it; 我们出门了，开离家模式
         remarks, clauses = ["".join(token.text for token in clauses[0])], clauses[1:]
+    elif (cleared := _complaint_cleared(clauses)) is not None:
+        # 客厅灯太刺眼了，调到百分之五十: the value said is what to do about the glare
+        remarks, clauses = [cleared[1]], [cleared[0], *clauses[1:]]
     kept = clauses[:1]
     for clause in clauses[1:]:
-        if _says_when(clause) or _says_what_i_do(clause):
+        complaint_after = _complains(clause) and any(map(_has_action_word, kept))
+        if _says_when(clause) or _says_what_i_do(clause) or complaint_after:
+            # 小天鹅关掉，声音太吵了: why it is switched off
             remarks.append("".join(token.text for token in clause))
         elif not _has_action_word(clause) and _says_why(clause) and any(map(_has_action_word, kept)):
             # after a command only: 吃好夜饭了，油烟还没散 is all about the need
@@ -885,9 +890,36 @@ def _said(clause: Sequence[_Token]) -> str:
 
 
 def _complains(tokens: Sequence[_Token]) -> bool:
-    """Return True for a clause saying only that something is too much (太吵了, 好热啊): no target."""
-    said = [token for token in tokens if token.kind not in {_Kind.FILLER, _Kind.SEP}]
+    """Return True for a clause saying only that something is too much (太吵了, 声音太大了): no target."""
+    said = [token for token in tokens if token.kind not in {_Kind.FILLER, _Kind.SEP, _Kind.ATTR}]
     return bool(said) and all(token.kind is _Kind.ADJUST for token in said)
+
+
+_TOO = "太"
+"""太亮, 太吵: what is too much, which says what to change when nothing else does."""
+
+
+def _complaint_cleared(clauses: list[list[_Token]]) -> tuple[list[_Token], str] | None:
+    """Return the first clause without what it finds too much, and that, when the next says what to do.
+
+    客厅灯太刺眼了，调到百分之五十: the light, set to half; the glare is why, no step down as well.
+    None unless the first clause names a target and says nothing to do but a complaint, and the
+    second says an action and no target of its own.
+    """
+    if len(clauses) < 2:
+        return None
+    first, second = clauses[0], clauses[1]
+    complaint = [token for token in first if token.kind is _Kind.ADJUST and token.text.startswith(_TOO)]
+    others = [token for token in first if not (token.kind is _Kind.ADJUST and token.text.startswith(_TOO))]
+    if (
+        not complaint
+        or _has_action_word(others)
+        or not any(token.kind in _HEAD_KINDS for token in others)
+        or not _has_action_word(second)
+        or any(token.kind in _HEAD_KINDS for token in second)
+    ):
+        return None
+    return others, "".join(token.text for token in complaint)
 
 
 _KEEPING_KINDS = frozenset({_Kind.NEG, _Kind.EXC_START, _Kind.EXC_END})
