@@ -1400,3 +1400,12 @@ def test_what_a_command_reads_or_sets_heard_wrong_is_read_by_its_sound():
     (result,) = retrieve("电视英量调小一点", home, None, ConversationState())
     assert result.command.a == "调小音量"
     assert "unread" not in result.meta  # 英 is no word left unread
+
+
+def test_floor_heating_is_a_kind_of_heating_no_other_heater_is_called_by():
+    """把地暖打开 in a home with an oil radiator and no floor heating asks; with floor heating, acts."""
+    radiator = Device(id="heater-1", name="油汀", room="主卧", category="Thermostat", commands=[ON, OFF])
+    floor = Device(id="heater-2", name="客厅地暖", room="客厅", category="Thermostat", commands=[ON, OFF])
+    assert _acted("把地暖打开", [radiator], ConversationState()) == []
+    assert _acted("把地暖打开", [radiator, floor], ConversationState()) == [(("heater-2",), ON.id)]
+    assert _acted("把暖气打开", [radiator], ConversationState()) == [(("heater-1",), ON.id)]
