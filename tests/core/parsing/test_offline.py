@@ -1437,3 +1437,16 @@ def test_a_little_more_said_with_jia_is_a_little_higher() -> None:
     """湿度再加点: 加点 = 高一点."""
     parser = OfflineParser.build(ROOMS, DEVICE_NAMES)
     assert parser.parse("空调温度再加点") == parser.parse("空调温度再高一点")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("我给鱼换水，先把台灯关一下", [("关闭", "台灯")]),
+        ("台灯关掉，我要煮饭", [("关闭", "台灯")]),
+        ("台灯关掉，我要开风扇", [("关闭", "台灯"), ("打开", "风扇")]),
+    ],
+)
+def test_what_the_speaker_is_about_to_do_is_no_command(text: str, expected: list) -> None:
+    """我给鱼换水, 我要煮饭: the speaker's own doing says why; 我要开风扇 still asks for the fan."""
+    assert [(c.a, c.n) for c in OfflineParser.build(ROOMS, DEVICE_NAMES).read(text).commands] == expected

@@ -933,15 +933,19 @@ _WANTING_WORDS = frozenset({"要", "想", "想要", "来", "帮", "帮我", "让
 def _says_what_i_do(tokens: Sequence[_Token]) -> bool:
     """Return True for a clause whose subject is the speaker doing something (我换个水, 我煮个面).
 
-    After a command it says why; 我要/我想 + a verb, or 我 + 开/关, still asks for something.
+    After a command it says why; 我要/我想 + a verb, or 我 + 开/关, still asks for something,
+    unless nothing after the want is a device, a room, a setting or a switching verb (我要煮饭).
     """
     said = [token for token in tokens if token.kind is not _Kind.SEP]
-    return (
-        len(said) > 1
-        and said[0].text in _SPEAKER_WORDS
-        and said[1].text not in _WANTING_WORDS
-        and said[1].kind not in {_Kind.ROOM, _Kind.NAME, _Kind.TYPE, _Kind.ON, _Kind.OFF}
-    )
+    if len(said) < 2 or said[0].text not in _SPEAKER_WORDS:
+        return False
+    if said[1].text in _WANTING_WORDS:
+        # 我给鱼换水, 我要煮饭: what the speaker is about to do, no device or setting said
+        rest = said[2:]
+        return any(t.kind is _Kind.OTHER and has_han(t.text) for t in rest) and all(
+            t.kind in {_Kind.OTHER, _Kind.FILLER, _Kind.SET} for t in rest
+        )
+    return said[1].kind not in {_Kind.ROOM, _Kind.NAME, _Kind.TYPE, _Kind.ON, _Kind.OFF}
 
 
 def _has_action_word(tokens: Sequence[_Token]) -> bool:
