@@ -1409,3 +1409,19 @@ def test_floor_heating_is_a_kind_of_heating_no_other_heater_is_called_by():
     assert _acted("把地暖打开", [radiator], ConversationState()) == []
     assert _acted("把地暖打开", [radiator, floor], ConversationState()) == [(("heater-2",), ON.id)]
     assert _acted("把暖气打开", [radiator], ConversationState()) == [(("heater-1",), ON.id)]
+
+
+def test_a_room_said_by_its_other_name_picks_the_one_of_those_just_named():
+    """把门锁打开 finds two locks; 东门 (= 东玄关) answers which: the east one, whose room is not called so."""
+    lock, unlock = CommandSpec("lock.lock", "锁定"), CommandSpec("lock.unlock", "解锁")
+    east = Device(id="lock-e", name="门锁", room="东玄关", category="SmartLock", commands=[lock, unlock])
+    west = Device(id="lock-w", name="门锁", room="西玄关", category="SmartLock", commands=[lock, unlock])
+    index = build_vector_searcher(
+        [east, west], rooms=[Room("东玄关", aliases=("东门",)), Room("西玄关", aliases=("西门",))]
+    )
+    state = ConversationState()
+    retrieve("把门锁打开", [east, west], None, state, vector_searcher=index)
+    (result,) = retrieve("东门", [east, west], None, state, vector_searcher=index)
+    assert [(c.entity_id, c.reasons) for c in result.candidates] == [
+        ("lock-e", ["last_mentioned", "room_hit"])
+    ]

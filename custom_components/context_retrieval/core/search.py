@@ -515,15 +515,19 @@ class CommandSearch:
     def _of_those_said(self, positions: list[int]) -> list[int]:
         """Return the devices pointed at whose room or name holds a place said (卧室那个), else none.
 
-        楼下空调开着没 answered with two air conditioners; 卧室那个关了吧: the one in 三楼卧室. A place
-        said with its side (北边那个) is the place alone when nothing holds it as said.
+        楼下空调开着没 answered with two air conditioners; 卧室那个关了吧: the one in 三楼卧室; a room's
+        other name (东门 for 东玄关) says it too. A place said with its side (北边那个) is the place
+        alone when nothing holds it as said.
         """
         devices = self.index.devices
+
+        def holds(position: int, word: str) -> bool:
+            device = devices[position]
+            return word in compact(device.room + device.name) or self.index.room_inside(device.room, word)
+
         for read in (compact, lambda word: without_side(compact(word))):  # 北边那个: the one of 北阳台
             words = [read(word) for word in self.ir.scope_include]
-            placed = [
-                p for p in positions if any(w in compact(devices[p].room + devices[p].name) for w in words)
-            ]
+            placed = [p for p in positions if any(holds(p, w) for w in words)]
             if placed:
                 return placed
         return []
