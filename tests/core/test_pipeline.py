@@ -1412,7 +1412,7 @@ def test_floor_heating_is_a_kind_of_heating_no_other_heater_is_called_by():
 
 
 def test_a_room_said_by_its_other_name_picks_the_one_of_those_just_named():
-    """把门锁打开 finds two locks; 东门 (= 东玄关) answers which: the east one, whose room is not called so."""
+    """把门锁打开 finds two locks; 东门 (= 东玄关) answers which: the east one, its room not called so."""
     lock, unlock = CommandSpec("lock.lock", "锁定"), CommandSpec("lock.unlock", "解锁")
     east = Device(id="lock-e", name="门锁", room="东玄关", category="SmartLock", commands=[lock, unlock])
     west = Device(id="lock-w", name="门锁", room="西玄关", category="SmartLock", commands=[lock, unlock])
