@@ -1425,3 +1425,17 @@ def test_a_room_said_by_its_other_name_picks_the_one_of_those_just_named():
     assert [(c.entity_id, c.reasons) for c in result.candidates] == [
         ("lock-e", ["last_mentioned", "room_hit"])
     ]
+
+
+def test_a_thing_a_category_leaves_apart_heard_wrong_is_read_by_its_sound():
+    """范气扇开一下: 范 (fan) for 换 (huan) where f and h merge; 换气扇 is the bathroom fan's alias's kind."""
+    exhaust = Device(
+        id="fan-x",
+        name="排气扇",
+        room="卫生间",
+        category="Fan",
+        commands=[ON, OFF],
+        aliases=("卫生间换气扇",),
+    )
+    fan = Device(id="fan-1", name="落地扇", room="客厅", category="Fan", commands=[ON, OFF])
+    assert _acted("范气扇开一下", [exhaust, fan], ConversationState()) == [(("fan-x",), ON.id)]

@@ -9,7 +9,7 @@ import numpy as np
 
 from .arguments import load_value_order
 from .embedding import Embedder, default_embedder
-from .gating import CATEGORIES, GENERIC_TYPE_WORDS, TYPE_WORDS, in_category
+from .gating import CATEGORIES, DEVICE_WORDS, GENERIC_TYPE_WORDS, TYPE_WORDS, in_category
 from .keyword import KeywordIndex
 from .models import ANY_ROOM
 from .parsing import OfflineParser, build_system_prompt
@@ -21,7 +21,7 @@ from .text import HomeWords, compact, encodable, has_han, load_language_files, v
 from .vector import CommandVectorIndex
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Collection, Sequence
 
     from .models import CommandSpec, Device, Room
 
@@ -225,13 +225,33 @@ def build_home_index(
             [*room_names, *device_names],
             # 灯关 is 灯 and 关, no 灯光 misheard; Cantonese 啲风扇 is 啲 and 风扇, no 低风
             kept=LEXICON_WORDS | TYPE_WORDS.keys() | variant_words(),
-            # what a command reads or sets, heard wrong too (英量 for 音量)
-            shared=[*type_words, *_value_words(commands), *ATTRIBUTE_WORDS],
+            # what a command reads or sets, heard wrong too (英量 for 音量), and things of a
+            # category its words leave apart (范气扇 for 换气扇)
+            shared=[
+                *type_words,
+                *_value_words(commands),
+                *ATTRIBUTE_WORDS,
+                *_apart_words(present, type_words),
+            ],
         ),
         home_words=HomeWords.build([*room_names, *device_names]),
         latin_names=LatinNames.build(device_names, room_names),
         slot_sounds=SoundIndex.build([*room_names, *device_names, *type_words]),
     )
+
+
+def _apart_words(present: Collection[str], type_words: Collection[str]) -> list[str]:
+    """Return what the home's categories call things their words leave apart (排气扇, 晾衣架).
+
+    Not one that begins with a type word (卷帘门): 卷帘放下来 is the 卷帘 said, not 卷帘窗 misheard.
+    """
+    return [
+        word
+        for category in present
+        if (entry := DEVICE_WORDS.get(category))
+        for word in entry.apart
+        if not any(word.startswith(kind) for kind in type_words)
+    ]
 
 
 def _value_words(commands: Sequence[Sequence[CommandSpec]]) -> set[str]:
