@@ -80,8 +80,16 @@ SETS: tuple[tuple[str, str], ...] = (
     ("agent_ad", "agent_ad (held-out in issue 13's eleventh session, tuned on in its twelfth)"),
     ("agent_ae", "agent_ae (held-out in issue 13's twelfth session, tuned on in its thirteenth)"),
     ("agent_af", "agent_af (held-out in issue 13's twelfth session, tuned on in its thirteenth)"),
-    ("agent_ag", "agent_ag (held-out: its misses never read)"),
-    ("agent_ah", "agent_ah (held-out: its misses never read)"),
+    (
+        "agent_ag",
+        "agent_ag (held-out in issue 13's thirteenth session, then tuned on once AI and AJ were written)",
+    ),
+    (
+        "agent_ah",
+        "agent_ah (held-out in issue 13's thirteenth session, then tuned on once AI and AJ were written)",
+    ),
+    ("agent_ai", "agent_ai (held-out: its misses never read)"),
+    ("agent_aj", "agent_aj (held-out: its misses never read)"),
 )
 """The sets run, in the order they were written: each says whether its misses were read while tuning."""
 SEALED = "agent_e"
