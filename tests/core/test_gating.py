@@ -126,3 +126,10 @@ def test_a_categorys_tasks_are_read_and_checked():
     assert parsed["RobotCleaner"].tasks == ("扫地", "拖地")
     with pytest.raises(DeviceWordsError):
         parse_device_words({"RobotCleaner": {"words": ["扫地机"], "tasks": "扫地"}})
+
+
+def test_a_bed_moved_by_a_motor_is_no_curtain():
+    """把窗帘都拉上 leaves a care bed's backrest (a cover) alone; 床帘 is no window's curtain either."""
+    assert is_apart("窗帘", "Blind", ["护理床靠背"])
+    assert is_apart("窗帘", "Blind", ["床帘"])
+    assert not is_apart("窗帘", "Blind", ["床边窗帘"])

@@ -1450,3 +1450,33 @@ def test_a_little_more_said_with_jia_is_a_little_higher() -> None:
 def test_what_the_speaker_is_about_to_do_is_no_command(text: str, expected: list) -> None:
     """我给鱼换水, 我要煮饭: the speaker's own doing says why; 我要开风扇 still asks for the fan."""
     assert [(c.a, c.n) for c in OfflineParser.build(ROOMS, DEVICE_NAMES).read(text).commands] == expected
+
+
+@pytest.mark.parametrize(
+    ("said", "plain"),
+    [
+        ("电视声小点", "电视声音小点"),
+        ("电视声细啲", "电视声音小啲"),
+        ("音箱换下一段", "音箱换下一首"),
+        ("空调往上调两度", "空调调高两度"),
+        ("扫地机返去充电", "扫地机回去充电"),
+        ("音箱播返", "音箱继续播放"),
+        ("咱客厅灯全关喽", "我们客厅灯全关了"),
+        ("台灯甭开了", "台灯不用开了"),
+        ("台灯关了，完了把风扇打开", "台灯关了，然后把风扇打开"),
+        ("台灯 off，落地灯 keep 着", "台灯关闭，落地灯留着"),
+        ("主灯都一样", "主灯也一样"),
+    ],
+)
+def test_words_of_tianjin_cantonese_and_english_read_as_their_mandarin(said: str, plain: str) -> None:
+    """甭, 咱, 完了把 (Tianjin); 声细, 返去, 播返 (Cantonese); keep 着; 声 alone; 往上调; 下一段; 都一样."""
+    parser = OfflineParser.build(ROOMS, DEVICE_NAMES)
+    assert parser.parse(said) == parser.parse(plain)
+    assert UNKNOWN_COMMAND not in parser.parse(said)
+
+
+def test_the_one_pointed_at_by_its_measure_word_for_strips_is_the_one_mentioned() -> None:
+    """客厅那条 (条 for a light strip) points as 客厅那个 does; 条 is no word left unread."""
+    parser = OfflineParser.build(ROOMS, DEVICE_NAMES)
+    assert parser.parse("客厅那条") == parser.parse("客厅那个")
+    assert parser.read("客厅那条").unread == ()

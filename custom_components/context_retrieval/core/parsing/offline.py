@@ -389,6 +389,7 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     **_words(_Kind.OTHER, "他们", "她们"),
     **_mapped(_Kind.PRON, dict.fromkeys(("那个", "这个", "那台", "这台", "那盏", "这盏"), _DEMONSTRATIVE)),
     **_mapped(_Kind.PRON, dict.fromkeys(("那支", "这支", "那部", "这部", "那只", "这只"), _DEMONSTRATIVE)),
+    **_mapped(_Kind.PRON, dict.fromkeys(("那条", "这条"), _DEMONSTRATIVE)),  # 客厅那条: the strip
     **_words(_Kind.EXC_START, "除了", "除", "除去", "不包括", "不包含", "不含"),
     **_words(_Kind.EXC_START, "留", "保留", "留下", "留返"),  # 留筒灯，其他关掉: keep the downlight
     **_words(_Kind.EXC_END, "以外", "之外", "外", "留着"),  # 主卧的留着: all but the bedroom's
