@@ -1466,10 +1466,17 @@ def test_what_the_speaker_is_about_to_do_is_no_command(text: str, expected: list
         ("台灯关了，完了把风扇打开", "台灯关了，然后把风扇打开"),
         ("台灯 off，落地灯 keep 着", "台灯关闭，落地灯留着"),
         ("主灯都一样", "主灯也一样"),
+        ("风扇关会儿", "风扇关一下"),
+        ("窗帘卷上去", "窗帘升上去"),
+        ("算了，台灯关回去", "算了，台灯关闭"),
+        ("台灯开着佢", "台灯打开它"),
+        ("台灯太亮了 亮瞎", "台灯太亮了 太亮"),
+        ("您了把台灯打开", "把台灯打开"),
     ],
 )
 def test_words_of_tianjin_cantonese_and_english_read_as_their_mandarin(said: str, plain: str) -> None:
-    """甭, 咱, 完了把 (Tianjin); 声细, 返去, 播返 (Cantonese); keep 着; 声 alone; 往上调; 下一段; 都一样."""
+    """甭, 咱, 完了把, 您了 (Tianjin); 声细, 返去, 播返, 开着佢 (Cantonese); keep 着; 声 alone; 往上调;
+    下一段; 都一样; 关会儿 (for a while, now); 卷上去; 关回去; 亮瞎."""
     parser = OfflineParser.build(ROOMS, DEVICE_NAMES)
     assert parser.parse(said) == parser.parse(plain)
     assert UNKNOWN_COMMAND not in parser.parse(said)
