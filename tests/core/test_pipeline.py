@@ -1439,3 +1439,13 @@ def test_a_thing_a_category_leaves_apart_heard_wrong_is_read_by_its_sound():
     )
     fan = Device(id="fan-1", name="落地扇", room="客厅", category="Fan", commands=[ON, OFF])
     assert _acted("范气扇开一下", [exhaust, fan], ConversationState()) == [(("fan-x",), ON.id)]
+
+
+def test_of_two_called_alike_the_one_whose_own_name_is_said_is_meant():
+    """浴霸开开: the heating switch named 浴霸, not the exhaust fan of the same unit aliased 浴霸."""
+    heater = Device(id="sw-1", name="浴霸", room="卫生间", category="Switch", commands=[ON, OFF])
+    fan = Device(
+        id="fan-1", name="换气扇", room="卫生间", category="Fan", commands=[ON, OFF], aliases=("浴霸",)
+    )
+    assert _acted("浴霸开开", [heater, fan], ConversationState()) == [(("sw-1",), ON.id)]
+    assert _acted("换气扇开开", [heater, fan], ConversationState()) == [(("fan-1",), ON.id)]

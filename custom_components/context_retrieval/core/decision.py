@@ -1370,8 +1370,7 @@ def _named_in_text(result: RetrievalResult, devices: Mapping[str, Device], text:
     said_in_home = [
         (device_id, name) for device_id, device in devices.items() for name in _called(device) if name in said
     ]
-    best: tuple[int, Candidate] | None = None
-    tie = False
+    lengths: dict[str, int] = {}
     for candidate in result.candidates:
         names = called.get(candidate.entity_id)
         if candidate.entity_kind != "device" or names is None:
@@ -1382,14 +1381,15 @@ def _named_in_text(result: RetrievalResult, devices: Mapping[str, Device], text:
             if device_id != candidate.entity_id
             for name in own
         ]
-        length = max((len(name) for name in names if _said_whole(name, said, others)), default=0)
-        if not length:
-            continue
-        if best is None or length > best[0]:
-            best, tie = (length, candidate), False
-        elif length == best[0]:
-            tie = True
-    return None if best is None or tie else best[1]
+        lengths[candidate.entity_id] = max(
+            (len(name) for name in names if _said_whole(name, said, others)), default=0
+        )
+    longest = max(lengths.values(), default=0)
+    best = [c for c in result.candidates if longest and lengths.get(c.entity_id) == longest]
+    if len(best) > 1:
+        # 浴霸开开: the switch named 浴霸, not the exhaust fan of the 浴霸 it is part of (an alias)
+        best = [c for c in best if compact(devices[c.entity_id].name) in said]
+    return best[0] if len(best) == 1 else None
 
 
 def _named_one_unable(
