@@ -2,7 +2,7 @@ import random
 
 import pytest
 
-from custom_components.context_retrieval.core.models import UNKNOWN_COMMAND, Command, Device, Room
+from custom_components.context_retrieval.core.models import UNKNOWN_COMMAND, Command, Device, Quantifier, Room
 from custom_components.context_retrieval.core.parsing import OfflineParser, parse_offline
 from custom_components.context_retrieval.core.parsing.offline import DeviceCalls
 from custom_components.context_retrieval.core.text import normalize
@@ -1487,3 +1487,17 @@ def test_the_one_pointed_at_by_its_measure_word_for_strips_is_the_one_mentioned(
     parser = OfflineParser.build(ROOMS, DEVICE_NAMES)
     assert parser.parse("客厅那条") == parser.parse("客厅那个")
     assert parser.read("客厅那条").unread == ()
+
+
+@pytest.mark.parametrize(
+    ("text", "rooms", "left_out"),
+    [
+        ("灯都关了，台灯跟落地灯留着", "*", ("台灯", "落地灯")),
+        ("台灯和落地灯留着，其他灯都关掉", "*", ("台灯", "落地灯")),
+        ("窗帘都打开，卧室的别动", "*,!卧室", ()),
+    ],
+)
+def test_what_is_kept_as_it_is_is_left_out_of_the_set(text: str, rooms: str, left_out: tuple) -> None:
+    """台灯跟落地灯留着: both are left out, not the second alone; 卧室的别动 (leave it) as 卧室的留着."""
+    (command,) = OfflineParser.build(ROOMS, DEVICE_NAMES).read(text).commands
+    assert (command.q, command.s, command.x) == (Quantifier.EXCEPT, rooms, left_out)

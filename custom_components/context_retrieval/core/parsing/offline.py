@@ -2076,8 +2076,9 @@ def _take_exclusions(tokens: Sequence[_Token]) -> tuple[list[_Token], list[str],
                 index += 1
             continue
         if token.kind in _HEAD_KINDS and (end := _kept_name_end(tokens, index)) is not None:
-            excepting = True  # 台灯留着: all but the desk lamp
-            left_out.append("".join(t.value for t in tokens[index:end] if t.kind in _HEAD_KINDS))
+            excepting = True  # 台灯留着: all but the desk lamp; NAS跟鱼缸留着: but both
+            names, _ = _excluded_names([t for t in tokens[index:end] if t.kind is not _Kind.FILLER], 0)
+            left_out.extend(names)
             index = end + 1
             continue
         if token.kind is _Kind.ROOM:
@@ -2140,9 +2141,12 @@ _KEEPING_AFTER = frozenset(
 
 
 def _kept_name_end(tokens: Sequence[_Token], index: int) -> int | None:
-    """Return where the words leaving out the name starting at ``index`` are (台灯留着), or None."""
+    """Return where the words leaving out the names starting at ``index`` are (台灯和风扇留着), or None."""
     end = index
-    while end < len(tokens) and tokens[end].kind in _HEAD_KINDS:
+    while end < len(tokens) and (
+        tokens[end].kind in _HEAD_KINDS
+        or (tokens[end].kind is _Kind.CONJ and end + 1 < len(tokens) and tokens[end + 1].kind in _HEAD_KINDS)
+    ):
         end += 1
     while end < len(tokens) and tokens[end].kind is _Kind.FILLER:
         end += 1
