@@ -171,6 +171,8 @@ def test_a_room_word_with_de_inside_is_also_said_without_it():
         {"owned": [], "said_with": ["房"]},
         ["房间"],
         {"owned": ["房间"], "said_with": ["房"], "ends_said": {"房": "房间"}},
+        {"owned": ["房间"], "said_with": ["房"], "sides": "边"},
+        {"owned": ["房间"], "said_with": ["房"], "sides": [1]},
     ],
 )
 def test_a_malformed_room_words_file_is_refused(raw):

@@ -431,7 +431,7 @@ def _percent_step(low: object, high: object) -> float:
     if isinstance(low, (int, float)) and isinstance(high, (int, float)) and 0 < high - low < PERCENT_SPAN:
         share = PERCENT_STEP * (high - low) / PERCENT_SPAN
         power = 10 ** math.floor(math.log10(share))
-        return min((m * power for m in (*ROUND_MULTIPLES, 20)), key=lambda step: abs(step - share))
+        return min((m * power for m in ROUND_MULTIPLES), key=lambda step: abs(step - share))
     return PERCENT_STEP
 
 
