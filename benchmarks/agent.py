@@ -90,6 +90,8 @@ SETS: tuple[tuple[str, str], ...] = (
     ),
     ("agent_ai", "agent_ai (held-out: its misses never read)"),
     ("agent_aj", "agent_aj (held-out: its misses never read)"),
+    ("agent_ak", "agent_ak (held-out: its misses never read)"),
+    ("agent_al", "agent_al (held-out: its misses never read)"),
 )
 """The sets run, in the order they were written: each says whether its misses were read while tuning."""
 SEALED = "agent_e"
