@@ -706,11 +706,17 @@ def _the_one_able(result: RetrievalResult, close: Sequence[Candidate]) -> Candid
     热水器调到四十八度 finding a heat pump that takes a temperature and a water heater's plug that
     only switches: the heat pump.
     """
-    kept = result.meta.get("kept_unfamiliar")
-    if not isinstance(kept, list) or not kept:
+    kept = _kept_unlike(result)
+    if not kept:
         return None
     able = [candidate for candidate in close if candidate.entity_id not in kept]
     return able[0] if len(able) == 1 else None
+
+
+def _kept_unlike(result: RetrievalResult) -> frozenset[str]:
+    """Return the devices the search kept though none of their commands is like the action."""
+    kept = result.meta.get("kept_unfamiliar")
+    return frozenset(kept) if isinstance(kept, list) else frozenset()
 
 
 def _the_one_playing(
@@ -1449,8 +1455,7 @@ def _name_calls_several(result: RetrievalResult, top: Candidate, devices: Mappin
         return False
     if is_kind_word(compact(result.command.n)):
         return False
-    kept = result.meta.get("kept_unfamiliar")
-    unable = set(kept) - {top.entity_id} if isinstance(kept, list) else set()
+    unable = _kept_unlike(result) - {top.entity_id}
     called = {
         candidate.entity_id
         for candidate in result.candidates

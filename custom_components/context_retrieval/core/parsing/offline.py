@@ -56,9 +56,11 @@ ACTION_PLAY = "播放"
 ACTION_PAUSE = "暂停"
 ACTION_STOP = "停止"
 """停 and 停止: a moving cover or a running task stops; a device that only switches goes off."""
-LOCK_NAME = "门锁"
 _LOCKED = "门"
 """What a lock locks: the door locked is the lock's (两个门都锁上)."""
+_LOCK_VERB = "锁"
+"""The verb that is also the last word of a lock's name (门锁: a lock; 锁: lock it)."""
+LOCK_NAME = _LOCKED + _LOCK_VERB
 """The target of a lock verb said without one (锁门, 上锁)."""
 DEFAULT_QUERY_ATTRIBUTE = "状态"
 SETTING_PREFIX = "设置"
@@ -910,8 +912,9 @@ def _complaint_cleared(clauses: list[list[_Token]]) -> tuple[list[_Token], str] 
     if len(clauses) < 2:
         return None
     first, second = clauses[0], clauses[1]
-    complaint = [token for token in first if token.kind is _Kind.ADJUST and token.text.startswith(_TOO)]
-    others = [token for token in first if not (token.kind is _Kind.ADJUST and token.text.startswith(_TOO))]
+    too_much = [token.kind is _Kind.ADJUST and token.text.startswith(_TOO) for token in first]
+    complaint = [token for token, said in zip(first, too_much, strict=True) if said]
+    others = [token for token, said in zip(first, too_much, strict=True) if not said]
     if (
         not complaint
         or _has_action_word(others)
@@ -1354,8 +1357,6 @@ def _lone_numbers_set(tokens: list[_Token]) -> list[_Token]:
     ]
 
 
-_VERBS_ENDING_NAMES = {"锁": ACTION_LOCK}
-"""Verbs that are also the last word of a device's name (门锁: a lock; 锁: lock it)."""
 _DONE_WORDS = frozenset({"一下", "了"})
 """Fillers after a verb saying it is to be done (锁一下, 锁了): after a name, its last word is that verb
 (上 and 好, no fillers, are ``_LOCK_PARTICLES``)."""
@@ -1371,21 +1372,21 @@ def _verb_ending_a_name(tokens: list[_Token]) -> list[_Token]:
     ending = [*tokens[1:], _Token(_Kind.SEP, "")]
     for index, token in enumerate(tokens):
         out.append(token)
-        verb = next((v for v in _VERBS_ENDING_NAMES if token.text.endswith(v) and token.text != v), None)
-        if verb is None or token.kind is not _Kind.NAME:
+        if token.kind is not _Kind.NAME or not token.text.endswith(_LOCK_VERB) or token.text == _LOCK_VERB:
             continue
         before = tokens[index - 1].text if index else ""
         marked = ending[index].text in _DONE_WORDS or before in _OBJECT_MARKERS
-        if marked and not _has_action_word(_clause_at(tokens, index)):
-            out.append(_Token(_Kind.LOCK, "", _VERBS_ENDING_NAMES[verb]))
+        start, end = _clause_bounds(tokens, index)
+        if marked and not _has_action_word(tokens[start:end]):
+            out.append(_Token(_Kind.LOCK, "", ACTION_LOCK))
     return out
 
 
-def _clause_at(tokens: Sequence[_Token], index: int) -> list[_Token]:
-    """Return the tokens between the separators around ``index``."""
+def _clause_bounds(tokens: Sequence[_Token], index: int) -> tuple[int, int]:
+    """Return where the clause holding ``index`` starts and ends (between separators)."""
     start = next((i + 1 for i in range(index - 1, -1, -1) if tokens[i].kind is _Kind.SEP), 0)
     end = next((i for i in range(index, len(tokens)) if tokens[i].kind is _Kind.SEP), len(tokens))
-    return list(tokens[start:end])
+    return start, end
 
 
 _FOR_SOMEONE = frozenset({"帮", "替"})
@@ -1398,10 +1399,10 @@ _GIVING = "给"
 """空调给阿公开一下: 给 after the device, before someone, says whom it is for."""
 
 
-def _device_said_before(tokens: Sequence[_Token]) -> bool:
-    """Return True when the clause's tokens so far name a device (空调 in 空调给阿公开一下)."""
-    clause = list(itertools.takewhile(lambda token: token.kind is not _Kind.SEP, reversed(tokens)))
-    return any(token.kind in {_Kind.NAME, _Kind.TYPE} for token in clause)
+def _device_said_before(tokens: Sequence[_Token], index: int) -> bool:
+    """Return True when the clause names a device before ``index`` (空调 in 空调给阿公开一下)."""
+    start, _ = _clause_bounds(tokens, index)
+    return any(token.kind in _HEAD_KINDS for token in tokens[start:index])
 
 
 def _for_someone_dropped(tokens: list[_Token]) -> list[_Token]:
@@ -1413,7 +1414,7 @@ def _for_someone_dropped(tokens: list[_Token]) -> list[_Token]:
     """
     out = list(tokens)
     for start, token in enumerate(tokens):
-        if token.text == _GIVING and _device_said_before(tokens[:start]):
+        if token.text == _GIVING and _device_said_before(tokens, start):
             end = start + 2 if start + 1 < len(tokens) and tokens[start + 1].kind is _Kind.ROOM else start + 1
         elif token.kind is _Kind.OTHER and token.text in _FOR_SOMEONE:
             end = start + 1
@@ -1671,7 +1672,7 @@ def _as_lock_particle(token: _Token, preceding: _Token | None, following: _Token
         token.kind is _Kind.OTHER
         and token.text in _LOCK_PARTICLES
         and preceding is not None
-        and preceding.text.endswith("锁")
+        and preceding.text.endswith(_LOCK_VERB)
         and (following is None or following.kind not in _PHRASE_KINDS)
     ):
         return _Token(_Kind.LOCK, token.text, ACTION_LOCK)
@@ -1691,7 +1692,7 @@ def _as_verb_complement(token: _Token, preceding: _Token | None, following: _Tok
     return None
 
 
-_SWITCH_VERBS = {"开": _Token(_Kind.ON, "开", ACTION_ON), "关": _Token(_Kind.OFF, "关", ACTION_OFF)}
+_SWITCH_VERBS = ("开", "关")
 """The one-character verbs that switch a device, which speech recognition writes by sound (揩 for 开)."""
 _TARGET_KINDS = frozenset({_Kind.NAME, _Kind.TYPE, _Kind.ROOM, _Kind.PRON})
 
@@ -1713,7 +1714,10 @@ def _as_switch_heard_wrong(
     ):
         return None
     verb = next((v for v in _SWITCH_VERBS if readings(token.text) & readings(v)), None)
-    return None if verb is None else replace(_SWITCH_VERBS[verb], text=token.text)
+    if verb is None:
+        return None
+    kind, value = _FUNCTION_WORDS[verb]
+    return _Token(kind, token.text, value)
 
 
 _CONTEXT_RULES = (
@@ -2344,15 +2348,19 @@ _WHOLLY = "全"
 """全 right before a verb that opens or closes says how far (全拉开: fully), not how many."""
 
 
+_SWITCHING_WORDS = tuple(word for word, (kind, _value) in _FUNCTION_WORDS.items() if kind in _SWITCH_KINDS)
+_OTHER_ALL_WORDS = tuple(
+    word for word, (kind, _value) in _FUNCTION_WORDS.items() if kind is _Kind.ALL and word != _WHOLLY
+)
+
+
 def says_fully(text: str) -> bool:
     """Return True when 全 comes right before a switching verb and no other all-word is said (全拉开)."""
     said = compact(text)
-    verbs = [word for word, (kind, _value) in _FUNCTION_WORDS.items() if kind in _SWITCH_KINDS]
-    alls = [word for word, (kind, _value) in _FUNCTION_WORDS.items() if kind is _Kind.ALL and word != _WHOLLY]
     for at in (i for i, char in enumerate(said) if char == _WHOLLY):
-        if any(said.startswith(verb, at + 1) for verb in verbs):
+        if any(said.startswith(verb, at + 1) for verb in _SWITCHING_WORDS):
             rest = said[:at] + said[at + 1 :]
-            return not any(word in rest for word in alls)
+            return not any(word in rest for word in _OTHER_ALL_WORDS)
     return False
 
 
