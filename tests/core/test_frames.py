@@ -334,3 +334,27 @@ def test_the_side_said_of_the_one_pointed_at_answers_which_of_those_just_named(h
         retrieve("阳台灯关掉", [north, south], None, state)
         (result,) = retrieve(f"{side}那个", [north, south], None, state)
         assert (result.command.a, [c.entity_id for c in result.candidates]) == ("关闭", [meant])
+
+
+def test_a_device_said_with_also_that_the_last_room_lacks_is_looked_for_there():
+    """排气扇也开开 after 公卫浴霸开开, 公卫 having none: asked about there, not the one elsewhere."""
+    last = Command(a="打开", s="公卫", n="浴霸")
+    fans = {("主卫", "排气扇"): 1}
+
+    def called(room: str, name: str) -> int:
+        return fans.get((room, name), 0)
+
+    fan = Command(a="打开", n="排气扇")
+    assert with_frame(fan, last, "排气扇也开开", called) == replace(fan, s="公卫")
+    assert with_frame(fan, replace(last, s="主卫"), "排气扇也开开", called).s == "主卫"  # there: the usual
+    assert with_frame(fan, last, "排气扇开开", called) == fan  # no 也: wherever it is
+    scene = Command(a="打开", n="睡眠模式", t="Scene")
+    assert with_frame(scene, last, "睡眠模式也开一下", called) == scene  # a mode is in no room
+
+
+def test_a_bare_switch_after_a_part_was_switched_switches_that_part():
+    """算了,关上 after 百叶帘叶片打开: the slats; after the blind itself, the blind."""
+    last = Command(a="打开叶片", s="书房", n="百叶帘", t="Blind")
+    assert with_frame(Command(a="关闭"), last, "算了,关上").a == "关闭叶片"
+    assert with_frame(Command(a="关闭"), replace(last, a="打开"), "算了,关上").a == "关闭"
+    assert with_frame(Command(a="关闭", n="灯", t="Light"), last, "关灯").a == "关闭"  # a device said

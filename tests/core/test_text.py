@@ -66,6 +66,7 @@ def test_words_of_other_varieties_fold_to_mandarin():
     assert normalize("冷氣都開埋") == "空调也打开"  # Cantonese 都…埋: as well, not all
     assert normalize("閂咗廳啲燈") == "关了厅那些灯"  # 啲 before a noun: a plural
     assert normalize("有啲凍") == "有点冻"  # 有啲: a bit
+    assert normalize("客厅的灯侪关脱") == "客厅的灯都关掉"  # Wu 侪: all
 
 
 @pytest.mark.parametrize(

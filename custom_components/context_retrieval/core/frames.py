@@ -26,6 +26,7 @@ from .parsing import parse_scope
 from .parsing.offline import (
     ACTION_OFF,
     ACTION_ON,
+    PART_WORDS,
     SCENE_CATEGORY,
     SETTING_PREFIX,
     adjusted_for,
@@ -75,16 +76,9 @@ def with_frame(
         return command
     said = compact(text)  # in any variety: Cantonese 纱帘都系 is 纱帘也一样
     goes_on = any(marker in said for marker in FOLLOW_UP_MARKERS)
-    if (command.a != UNKNOWN_ACTION or goes_on) and _in_the_last_room(command, last, said, called):
-        # 书房好冷 then 把空调开起: the study's air conditioner, not every one in the home
-        command = replace(command, s=last.s)
-    elif goes_on and _kind_in_the_last_room(command, last, said):
-        # 家庭厅的电视换到 YouTube, then 灯也调暗点: a light there (the one it changes), no all-word said
-        command = replace(command, s=last.s, q=Quantifier.ONE)
-    elif goes_on and (part := _part_of_the_last(command, last, said, called)) is not None:
-        # 晾衣架降下来, then 灯也开一下: the airer's own light (晾衣架灯)
-        command = replace(command, n=part, q=Quantifier.ONE)
+    command = _placed_by_the_last(command, last, said, called, goes_on=goes_on)
     command = _doing_the_last_to_the_one_said(_moving_what_the_last_moves(command, last), last)
+    command = _switching_the_last_part(command, last)
     if last.a == UNKNOWN_ACTION or last.n in {ANY_NAME, LAST_MENTIONED}:
         return command
     if (kept := _kept_from_set(command, last, inside)) is not None:
@@ -126,6 +120,38 @@ def _doing_the_last_to_the_one_said(command: Command, last: Command) -> Command:
     ):
         return replace(command, a=last.a)
     return command
+
+
+def _placed_by_the_last(
+    command: Command, last: Command, said: str, called: CalledInRoom, *, goes_on: bool
+) -> Command:
+    """Return a command naming no room placed where the last one was, or made its part."""
+    if (command.a != UNKNOWN_ACTION or goes_on) and _in_the_last_room(command, last, said, called):
+        # 书房好冷 then 把空调开起: the study's air conditioner, not every one in the home
+        return replace(command, s=last.s)
+    if not goes_on:
+        return command
+    if _kind_in_the_last_room(command, last, said):
+        # 家庭厅的电视换到 YouTube, then 灯也调暗点: a light there (the one it changes), no all-word said
+        return replace(command, s=last.s, q=Quantifier.ONE)
+    if (part := _part_of_the_last(command, last, said, called)) is not None:
+        # 晾衣架降下来, then 灯也开一下: the airer's own light (晾衣架灯)
+        return replace(command, n=part, q=Quantifier.ONE)
+    if _missing_from_the_last_room(command, last, said, called):
+        # 排气扇也开开 after 公卫浴霸开开, 公卫 having none: asked about there, not one found elsewhere
+        return replace(command, s=last.s)
+    return command
+
+
+def _switching_the_last_part(command: Command, last: Command) -> Command:
+    """Return a bare switch said after a part was switched, switching that part.
+
+    算了,关上 after 百叶帘叶片打开: the slats, not the whole blind.
+    """
+    if command.a not in _OPPOSITE or command.n != ANY_NAME or command.s != ANY_ROOM:
+        return command
+    part = next((p for p in PART_WORDS if last.a in (ACTION_ON + p, ACTION_OFF + p)), None)
+    return command if part is None else replace(command, a=command.a + part)
 
 
 def _moving_what_the_last_moves(command: Command, last: Command) -> Command:
@@ -210,6 +236,24 @@ def _in_the_last_room(command: Command, last: Command, said: str, called: Called
         and not any(room.startswith("!") for room in rooms)
         and not says_all(said)
         and all(called(room, command.n) == 1 for room in rooms)
+    )
+
+
+def _missing_from_the_last_room(command: Command, last: Command, said: str, called: CalledInRoom) -> bool:
+    """Return True when a follow-up names a device, no room, that none of the last command's rooms has.
+
+    The speaker takes it to be there (也): which one elsewhere is meant is for them to say.
+    """
+    rooms = last.s.split(",")
+    return (
+        command.s == ANY_ROOM
+        and command.n not in {ANY_NAME, LAST_MENTIONED}
+        and command.t != SCENE_CATEGORY  # 睡眠模式也开一下: the last device's mode, a scene, in no room
+        and compact(command.n) in said
+        and last.s != ANY_ROOM
+        and not any(room.startswith("!") for room in rooms)
+        and not says_all(said)
+        and not any(called(room, command.n) for room in rooms)
     )
 
 

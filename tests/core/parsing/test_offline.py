@@ -200,6 +200,16 @@ CASES = [
     # A verb after a question word is the state asked about; a number's unit then 半 is half more.
     ("卧室的灯是不是都关了", [cmd("查询状态", "卧室", "灯", "Light", q="all")]),
     ("卧室空调二十三度半", [cmd("设置温度=23.5C", "卧室", "空调", "AirConditioner")]),
+    # A last digit right after 千 or 百 counts the next place down, as people shorten numbers.
+    ("客厅主灯色温调到六千五", [cmd("设置色温=6500K", "客厅", "主灯", "Light")]),
+    ("客厅主灯色温调到四千零五", [cmd("设置色温=4005K", "客厅", "主灯", "Light")]),
+    # A value said with a question word and no verb is asked about (十度 misheard for 湿度), never set.
+    ("卧室十度多少", [cmd("查询状态", "卧室")]),
+    # A cover closed or opened "a bit" moves by a step, not all the way; other devices switch.
+    ("客厅窗帘再关点", [cmd("调小位置", "客厅", "窗帘", "Blind")]),
+    ("窗帘再放下来一点", [cmd("调小位置", n="窗帘", t="Blind", q="all")]),
+    ("客厅窗帘开一点点", [cmd("调大位置", "客厅", "窗帘", "Blind")]),
+    ("客厅主灯再关点", [cmd("关闭", "客厅", "主灯", "Light")]),
     ("空调关了伐", [cmd("查询状态", n="空调", t="AirConditioner", q="all")]),  # Wu: 伐 asks
     # "then", "never mind", "after all" name nothing: the bare verb acts on what came before.
     ("那关了吧", [cmd("关闭")]),
@@ -461,7 +471,7 @@ def test_questions_steps_and_rooms_said_first(text: str, expected: list) -> None
         ("留台灯，其他关掉", [cmd("关闭", q="except", x=["台灯"])]),
         ("灯都关掉，留台灯", [cmd("关闭", n="灯", t="Light", q="except", x=["台灯"])]),
         ("客厅的留着，其他灯关了", [cmd("关闭", "*,!客厅", "灯", "Light", "except")]),
-        ("吊扇开小小", [cmd("设置风速=最小", n="吊扇", t="Fan", q="all")]),  # Malaysian: the least
+        ("吊扇开小小", [cmd("设置风速=最小", n="吊扇", t="Fan")]),  # Malaysian: the least; 吊扇 a kind of fan
         (
             "所有窗帘打开，除了卧室的",
             [cmd("打开", "*,!卧室", "窗帘", "Blind", "except")],
@@ -1501,3 +1511,12 @@ def test_what_is_kept_as_it_is_is_left_out_of_the_set(text: str, rooms: str, lef
     """台灯跟落地灯留着: both are left out, not the second alone; 卧室的别动 (leave it) as 卧室的留着."""
     (command,) = OfflineParser.build(ROOMS, DEVICE_NAMES).read(text).commands
     assert (command.q, command.s, command.x) == (Quantifier.EXCEPT, rooms, left_out)
+
+
+def test_a_room_word_that_is_an_action_word_is_read_as_the_action():
+    """A sunroom called 暖房 (Taiwan: heating, folded to 制热): 制热 says the mode, not the room."""
+    rooms = ["主卧", normalize("暖房"), "阳光房"]
+    assert [c.to_dict() for c in parse_offline("主卧空调制热二十六度", rooms, ["空调"])] == [
+        cmd("设置模式=制热", "主卧", "空调", "AirConditioner"),
+        cmd("设置温度=26C", "主卧", "空调", "AirConditioner"),
+    ]

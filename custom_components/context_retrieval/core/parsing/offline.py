@@ -505,6 +505,7 @@ _TASK_DEVICES = {task: entry.words[0] for entry in DEVICE_WORDS.values() for tas
 """The kind of device a task said alone is done by (扫下地: the vacuum), from ``data/device_words.yaml``."""
 
 _CN_DIGITS = {"零": 0, "两": 2, **{char: value for value, char in enumerate("〇一二三四五六七八九")}}
+_CN_PLACES = {"千": 1000, "百": 100, "十": 10}
 _CN_NUMBER = "[零一二两三四五六七八九十百千]+"
 _NUMBER_PATTERNS: tuple[tuple[re.Pattern[str], str | None], ...] = (
     (re.compile(rf"百分之([0-9]+|{_CN_NUMBER})"), "%"),
@@ -729,6 +730,8 @@ class OfflineParser:
         room_words: dict[str, tuple[_Kind, str]] = {}
         for room in rooms:
             key = compact(room)
+            if key in _FUNCTION_WORDS and _FUNCTION_WORDS[key][0] in _ACTION_WORD_KINDS:
+                continue  # a sunroom called 暖房 (Taiwan: heating, folded to 制热): the word says what to do
             if key and key not in room_words:
                 room_words[key] = (_Kind.ROOM, room.strip())
         room_keys = _RoomKeys.build(room_words)
@@ -1527,20 +1530,22 @@ def value_spans(text: str) -> list[tuple[int, int]]:
 
 
 def _to_int(number: str) -> int:
-    """Return the value of an Arabic or a simple Chinese numeral (up to 9,999)."""
+    """Return the value of an Arabic or a simple Chinese numeral (up to 9,999).
+
+    A last digit said right after 千 or 百 counts the next place down, as people shorten it:
+    六千五 is 6,500 and 两百五 250 (一千零五 is 1,005).
+    """
     if number.isdigit():
         return int(number)
-    total, digit = 0, 0
+    total, digit, place = 0, 0, 10
     for char in number:
-        if char == "千":
-            total, digit = total + max(digit, 1) * 1000, 0
-        elif char == "百":
-            total, digit = total + max(digit, 1) * 100, 0
-        elif char == "十":
-            total, digit = total + max(digit, 1) * 10, 0
+        if char in _CN_PLACES:
+            total, digit, place = total + max(digit, 1) * _CN_PLACES[char], 0, _CN_PLACES[char]
+        elif char == "零":
+            digit, place = 0, 10
         else:
             digit = _CN_DIGITS[char]
-    return total + digit
+    return total + digit * place // 10
 
 
 def _reclassify(tokens: list[_Token]) -> list[_Token]:
@@ -2388,10 +2393,34 @@ def _clause_action(tokens: Sequence[_Token], category: str, value: str = "") -> 
         # 换个颜色 (no value): which colour is still to be said
         attribute = first[_Kind.ATTR].value if _Kind.ATTR in first else ""
         return f"{SETTING_PREFIX}{attribute}={value}" if value else SETTING_PREFIX + attribute
+    return _verb_action(tokens, first, category)
+
+
+def _verb_action(tokens: Sequence[_Token], first: dict[_Kind, _Token], category: str) -> str | None:
+    """Return what a clause's verb says alone: lock, channel, a cover moved a bit, switch or play."""
     for kind in (_Kind.LOCK, _Kind.CHANNEL):
         if kind in first:
             return first[kind].value
+    if category == _COVER and (step := _switched_by_a_bit(tokens)):
+        return adjusted_for(step, category)
     return _switch_action(first) or (ACTION_PLAY if _Kind.PLAY in first else None)
+
+
+_A_BIT = frozenset({"点", "一点", "一点点", "些", "一些"})
+_BY_A_BIT = {_Kind.ON: "调大", _Kind.OFF: "调小"}
+
+
+def _switched_by_a_bit(tokens: Sequence[_Token]) -> str | None:
+    """Return the step of a switching verb said "a bit" ending its clause (调小 for 关点), or None.
+
+    窗帘再关点, 卷帘再放下来一点: a cover closed by a bit, not all the way.
+    """
+    ending = [*tokens[1:], _Token(_Kind.SEP, "")]
+    for index, token in enumerate(tokens[1:], start=1):
+        verb = tokens[index - 1]
+        if token.text in _A_BIT and verb.kind in _BY_A_BIT and ending[index].kind in _CLAUSE_END_KINDS:
+            return _BY_A_BIT[verb.kind]
+    return None
 
 
 def _word_action(first: dict[_Kind, _Token]) -> str | None:
@@ -2451,7 +2480,9 @@ def _value_action(tokens: Sequence[_Token], first: dict[_Kind, _Token], category
     """Return a setting, a relative adjustment or a query action, or None."""
     attribute = first[_Kind.ATTR].value if _Kind.ATTR in first else ""
     adjust = first[_Kind.ADJUST].value if _Kind.ADJUST in first else None
-    if _Kind.NUM in first:
+    # 婴儿房十度多少: a value asked about, with no verb setting it, is no setting
+    asked_only = _Kind.QUERY in first and adjust is None and _Kind.SET not in first
+    if _Kind.NUM in first and not asked_only:
         setting = _setting(first[_Kind.NUM], attribute, category)
         if adjust is None or _Kind.SET in first:
             return setting  # dim it to 30% (调暗 它 调到 30%): the value to set
