@@ -88,10 +88,12 @@ SETS: tuple[tuple[str, str], ...] = (
         "agent_ah",
         "agent_ah (held-out in issue 13's thirteenth session, then tuned on once AI and AJ were written)",
     ),
-    ("agent_ai", "agent_ai (held-out: its misses never read)"),
-    ("agent_aj", "agent_aj (held-out: its misses never read)"),
-    ("agent_ak", "agent_ak (held-out: its misses never read)"),
-    ("agent_al", "agent_al (held-out: its misses never read)"),
+    ("agent_ai", "agent_ai (held-out in issue 13's thirteenth session, tuned on in its fourteenth)"),
+    ("agent_aj", "agent_aj (held-out in issue 13's thirteenth session, tuned on in its fourteenth)"),
+    ("agent_ak", "agent_ak (held-out in issue 13's thirteenth session, tuned on in its fourteenth)"),
+    ("agent_al", "agent_al (held-out in issue 13's thirteenth session, tuned on in its fourteenth)"),
+    ("agent_am", "agent_am (held-out: its misses never read)"),
+    ("agent_an", "agent_an (held-out: its misses never read)"),
 )
 """The sets run, in the order they were written: each says whether its misses were read while tuning."""
 SEALED = "agent_e"

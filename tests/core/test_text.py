@@ -67,6 +67,8 @@ def test_words_of_other_varieties_fold_to_mandarin():
     assert normalize("閂咗廳啲燈") == "关了厅那些灯"  # 啲 before a noun: a plural
     assert normalize("有啲凍") == "有点冻"  # 有啲: a bit
     assert normalize("客厅的灯侪关脱") == "客厅的灯都关掉"  # Wu 侪: all
+    assert normalize("叫佢返去叉電") == "叫它回去充电"  # Cantonese 叉电: charge
+    assert normalize("冷氣開定佢先") == "空调打开它先"  # 开定: on ahead
 
 
 @pytest.mark.parametrize(

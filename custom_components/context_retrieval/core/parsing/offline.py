@@ -75,6 +75,7 @@ _PERCENT_ATTRIBUTES = {
     "Fan": SPEED_ATTRIBUTE,
     "Television": "音量",
     "NetworkAudio": "音量",
+    "Humidifier": "湿度",  # 加湿器开大点, 加湿器开到60%: its target humidity
 }
 """What a bare percentage sets on a kind of device (窗帘开到70%: its position, not a brightness); a
 device of unknown kind gets no attribute (设置=50%), its own commands decide."""
