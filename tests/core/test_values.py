@@ -167,3 +167,18 @@ def test_a_malformed_value_order_file_is_refused(raw):
 def test_a_malformed_outside_order_is_refused(raw):
     with pytest.raises(ValueOrderError):
         parse_outside_order(raw)
+
+
+def test_a_direction_said_of_a_device_of_unsaid_kind_moves_what_the_device_found_moves():
+    """油汀关小点: the name says no kind; the oil heater found is a thermostat, turned down by temperature."""
+    mode = CommandSpec(
+        "main-thermostatMode-setThermostatMode",
+        "设置模式",
+        "string",
+        value_list=[{"value": "heat", "description": "制热"}, {"value": "off", "description": "关"}],
+    )
+    commands = [ON, OFF, mode, SETPOINT]
+    heater = Device(id="h", name="油汀", room="客厅", category="Thermostat", commands=commands)
+    (result,) = run([heater], "油汀关小点", cmd("调小", n="油汀"))
+    assert result.command.a == "调小温度"
+    assert result.candidates[0].capability_id == SETPOINT.id

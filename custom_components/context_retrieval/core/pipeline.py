@@ -14,6 +14,7 @@ from .models import (
     ANY_NAME,
     ANY_ROOM,
     UNKNOWN_ACTION,
+    UNKNOWN_CATEGORY,
     UNKNOWN_COMMAND,
     Command,
     Device,
@@ -22,7 +23,7 @@ from .models import (
     Room,
 )
 from .parsing import command_to_ir, parse_commands
-from .parsing.offline import LOCK_NAME, value_spans
+from .parsing.offline import LOCK_NAME, adjusted_for, relative_direction, value_spans
 from .search import (
     MAX_COMMANDS,
     MAX_TOP_K,
@@ -35,7 +36,7 @@ from .search import (
 from .text import as_heard, encodable, says_cantonese, without_remarks
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Iterator, Sequence
 
     from .embedding import Embedder
     from .spec import SpecIndex
@@ -127,6 +128,7 @@ def retrieve(  # noqa: PLR0913 - the public signature is fixed by the contract
     mentioned = [
         index.devices[index.positions[d]].category for d in state.last_mentioned() if d in index.positions
     ]
+    searches = _Searches(index, text, top_k, state, group_ids, len(commands) == 1, heard_in_text)
     for said in commands:
         command_started = perf_counter()
         command = with_implied_target(
@@ -139,18 +141,13 @@ def retrieve(  # noqa: PLR0913 - the public signature is fixed by the contract
                 parse_meta["unread"] = unread_if_carried  # 三楼走廊的呢: no 走廊 to carry 打开 to
         if _says_nothing(command):
             command = UNKNOWN_COMMAND  # 客厅的呢 with nothing before: read the raw text
-        ir = command_to_ir(command, text)
-        search = CommandSearch(
-            index=index,
-            ir=ir,
-            top_k=top_k,
-            state=state,
-            group_ids=group_ids,
-            sole_command=len(commands) == 1,
-            carried_rooms=said_rooms,
-            heard=heard_in_text,
-        )
+        search = searches.of(command, said_rooms)
         result = search.run(command)
+        if (moved := _moving_what_it_moves(command, result, index)) is not None:
+            # 客厅的油汀关小点: the heater found by its name is turned down by its temperature
+            command = moved
+            search = searches.of(moved, said_rooms)
+            result = search.run(moved)
         if search.ir.scope_include or search.room_from_hint:
             said_rooms = search.ir.scope_include or frozenset({search.room_from_hint or ""})
         result.meta.update(parse_meta)
@@ -199,6 +196,46 @@ def _parse(
     if outcome.degraded:
         return outcome.commands, {"parse": "degraded", "parser_errors": outcome.errors}
     return outcome.commands, {"parse": "llm"}
+
+
+@dataclass(frozen=True, slots=True)
+class _Searches:
+    """What every command of one utterance is searched with."""
+
+    index: HomeIndex
+    text: str
+    top_k: int
+    state: ConversationState
+    group_ids: Iterator[str]
+    sole_command: bool
+    heard: dict[str, str]
+
+    def of(self, command: Command, carried_rooms: frozenset[str]) -> CommandSearch:
+        """Return the search of one command, preferring the rooms an earlier command named."""
+        return CommandSearch(
+            index=self.index,
+            ir=command_to_ir(command, self.text),
+            top_k=self.top_k,
+            state=self.state,
+            group_ids=self.group_ids,
+            sole_command=self.sole_command,
+            carried_rooms=carried_rooms,
+            heard=dict(self.heard),
+        )
+
+
+def _moving_what_it_moves(command: Command, result: RetrievalResult, index: HomeIndex) -> Command | None:
+    """Return a direction said of a device of unsaid kind moving what the device found moves, or None.
+
+    油汀关小点 says no kind; the oil heater found is a thermostat, whose 调小 is its temperature.
+    """
+    if command.t != UNKNOWN_CATEGORY or relative_direction(command.a) is None or not result.candidates:
+        return None
+    top = result.candidates[0].entity_id
+    if top not in index.positions:
+        return None
+    moved = adjusted_for(command.a, index.devices[index.positions[top]].category)
+    return replace(command, a=moved) if moved != command.a else None
 
 
 def _says_nothing(command: Command) -> bool:
