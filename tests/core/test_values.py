@@ -182,3 +182,17 @@ def test_a_direction_said_of_a_device_of_unsaid_kind_moves_what_the_device_found
     (result,) = run([heater], "油汀关小点", cmd("调小", n="油汀"))
     assert result.command.a == "调小温度"
     assert result.candidates[0].capability_id == SETPOINT.id
+
+
+def test_a_direction_said_of_devices_of_several_kinds_moves_none_of_them():
+    """护理床放低点 finding a light and a backrest by the name: which is meant stays a question."""
+    level = CommandSpec(
+        "main-switchLevel-setLevel", "设置亮度", "integer", {"minimum": 0, "maximum": 100, "unit": ["%"]}
+    )
+    shade = CommandSpec(
+        "main-windowShadeLevel-setShadeLevel", "设置位置", "integer", {"minimum": 0, "maximum": 100}
+    )
+    lamp = Device(id="l", name="护理床灯", room="南屋", category="Light", commands=[ON, OFF, level])
+    back = Device(id="b", name="护理床靠背", room="南屋", category="Blind", commands=[shade])
+    (result,) = run([lamp, back], "护理床放低点", cmd("调小", n="护理床"))
+    assert result.command.a == "调小"

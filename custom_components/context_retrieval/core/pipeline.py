@@ -231,10 +231,13 @@ def _moving_what_it_moves(command: Command, result: RetrievalResult, index: Home
     """
     if command.t != UNKNOWN_CATEGORY or relative_direction(command.a) is None or not result.candidates:
         return None
-    top = result.candidates[0].entity_id
-    if top not in index.positions:
+    found = [candidate.entity_id for candidate in result.candidates]
+    if not all(device_id in index.positions for device_id in found):
         return None
-    moved = adjusted_for(command.a, index.devices[index.positions[top]].category)
+    kinds = {index.devices[index.positions[device_id]].category for device_id in found}
+    if len(kinds) > 1:
+        return None  # 护理床放低点 finding a light, a backrest and a height: which is meant stays a question
+    moved = adjusted_for(command.a, kinds.pop())
     return replace(command, a=moved) if moved != command.a else None
 
 
