@@ -777,6 +777,7 @@ def test_the_present_value_of_a_command_is_read_from_the_entity():
     state = State("climate.ac", "cool", {"temperature": 26, "fan_mode": "low"})
     assert entity_commands.current_value(state, "climate.set_temperature:temperature") == 26.0
     assert entity_commands.current_value(state, "climate.set_fan_mode:fan_mode") == "low"
+    assert entity_commands.current_value(state, "climate.set_hvac_mode:hvac_mode") == "cool"  # its state
     assert (
         entity_commands.current_value(State("climate.ac", "off", {}), "climate.set_fan_mode:fan_mode") is None
     )

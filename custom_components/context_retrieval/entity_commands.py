@@ -36,7 +36,7 @@ RANGE_KEYS = ("minimum", "maximum", "step", "unit")
 _COMMAND_KEYS = frozenset(
     {"service", "field", "zh", "en", "features", "color_modes", "type", "current", "turn_on_first"}
 )
-_CURRENT_KEYS = frozenset({"attribute", "maximum"})
+_CURRENT_KEYS = frozenset({"attribute", "maximum", "state"})
 _READABLE_KEYS = frozenset({"attribute", "zh", "en", "type"})
 _VALUE_KEYS = frozenset({"range", "options", "values", "named"})
 _DOMAIN_KEYS = frozenset({"features", "nouns", "commands", "readable"})
@@ -107,17 +107,21 @@ class Rule:
 
 @dataclass(frozen=True, slots=True)
 class CurrentValue:
-    """The attribute holding a command's present value; with ``maximum``, its 0..maximum is 0..100 %."""
+    """Where a command's present value is: an attribute, or without one the entity's state.
 
-    attribute: str
+    With ``maximum``, the attribute's 0..maximum is 0..100 % (brightness); an air conditioner's hvac
+    mode is its state.
+    """
+
+    attribute: str | None
     maximum: float | None = None
 
-    def read(self, attributes: Mapping[str, Any]) -> float | str | None:
+    def read(self, state: State) -> float | str | None:
         """Return the present value in the command's terms, None when the entity does not show it.
 
         A value of a list (a fan mode) is returned as it is.
         """
-        value = attributes.get(self.attribute)
+        value = state.attributes.get(self.attribute) if self.attribute else state.state
         if isinstance(value, str) and value:
             return value
         if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -162,7 +166,7 @@ def current_value(state: State | None, command_id: str) -> float | str | None:
     rule = _rule_of(state.domain, command_id)
     if rule is None or rule.current is None:
         return None
-    return rule.current.read(state.attributes)
+    return rule.current.read(state)
 
 
 def turns_on_first(command_id: str) -> bool:
@@ -391,6 +395,8 @@ def _current(raw: Any, where: str) -> CurrentValue | None:
     if raw is None:
         return None
     _expect_keys(raw, _CURRENT_KEYS, f"{where} current")
+    if raw.get("state") is True and set(raw) == {"state"}:
+        return CurrentValue(None)
     maximum = raw.get("maximum")
     if maximum is not None and not _is_number(maximum):
         raise CommandSpecError(f"{where}: current.maximum must be a number")

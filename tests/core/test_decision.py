@@ -469,6 +469,39 @@ def test_which_of_several_is_settled_by_the_one_that_runs_when_the_action_change
     assert decide([found("打开")], home, "打开空调", running=running).outcome is Outcome.ASK
 
 
+def test_a_value_the_running_one_already_has_is_not_said_of_it():
+    """空调调到制热 with the bedroom's heating and the living room's off: not the one already heating."""
+    mode = CommandSpec(
+        "climate.set_hvac_mode:hvac_mode",
+        "设置空调模式",
+        "string",
+        value_list=[{"value": "heat", "description": "制热"}, {"value": "cool", "description": "制冷"}],
+    )
+    home = {
+        f"climate.{room}": Device(
+            id=f"climate.{room}", name=f"{room}空调", room=room, category="AirConditioner", commands=[mode]
+        )
+        for room in ("客厅", "主卧")
+    }
+    group = Group("group-1", "空调 (2)", list(home), mode.id)
+    candidate = Candidate("group-1", "group", mode.id, 1, 0, 1, ["type_hit"])
+
+    def found(action: str) -> RetrievalResult:
+        command = Command(a=action, n="空调", t="AirConditioner", q=Quantifier.ALL)
+        return result(command, candidate, groups={"group-1": group})
+
+    def bedroom_runs(device_id: str) -> bool | None:
+        return device_id == "climate.主卧"
+
+    def heating(device_id: str, _command: CommandSpec) -> str | None:
+        return "heat" if device_id == "climate.主卧" else "off"
+
+    cooling = decide([found("设置模式=制冷")], home, "空调调到制冷", heating, bedroom_runs)
+    assert [a.device_ids for a in cooling.actions] == [("climate.主卧",)]
+    already = decide([found("设置模式=制热")], home, "空调调到制热", heating, bedroom_runs)
+    assert already.outcome is Outcome.ASK
+
+
 def test_turning_on_one_of_two_alike_is_said_of_the_one_that_is_off():
     """吊扇开一下 with two ceiling fans, the living room's running: the bedroom's; both off, it asks."""
     home = {

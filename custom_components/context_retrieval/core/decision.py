@@ -18,7 +18,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from .arguments import SWITCHED_ON_WORDS, ArgumentProblem, command_argument
-from .fusion import listed_in, takes_argument
+from .fusion import ActionValue, listed_in, takes_argument
 from .gating import DEVICE_WORDS, GENERIC_TYPE_WORDS, TYPE_WORDS, in_category, is_kind_word, is_type_word
 from .models import (
     ANY_NAME,
@@ -597,7 +597,6 @@ def _meant(
     the home the user did not ask for: its one member that runs (冷气调到24度 with one air
     conditioner on), or the one member the action changes (把门锁上 with one lock of three unlocked).
     """
-    settles = live.settles
     if result.hint == MULTIPLE_CLOSE_MATCHES:
         return _close_match_meant(result, devices, text, live)
     if _asks_back(result):
@@ -608,7 +607,7 @@ def _meant(
             return named
     if _whole_home_unasked(result, top, text):
         members = _members(top, result)
-        return _the_running_one(result, members, settles) or _the_one_it_changes(
+        return _the_running_one(result, members, devices, live) or _the_one_it_changes(
             result, members, devices, live
         )
     return None
@@ -697,7 +696,7 @@ def _close_match_meant(
     changed = _the_one_it_changes(result, close, devices, live)
     if changed is not None and relative_direction(result.command.a) is not None:
         return changed  # 灯也调暗点: the one it changes before the room's own
-    return _room_and_kind(result, devices) or changed or _the_running_one(result, close, live.settles)
+    return _room_and_kind(result, devices) or changed or _the_running_one(result, close, devices, live)
 
 
 def _the_one_able(result: RetrievalResult, close: Sequence[Candidate]) -> Candidate | None:
@@ -761,15 +760,31 @@ def _members(group: Candidate, result: RetrievalResult) -> list[Candidate]:
 
 
 def _the_running_one(
-    result: RetrievalResult, candidates: Sequence[Candidate], running: RunningStates
+    result: RetrievalResult, candidates: Sequence[Candidate], devices: Mapping[str, Device], live: _Live
 ) -> Candidate | None:
     """Return the one candidate that runs when the action changes a running device, else None.
 
     Turning off, muting, pausing, adjusting or setting a value (关掉, 静音, 调高, 调到26度) is said
     of what runs; turning on is not settled this way (which of the devices that are off is still open).
+    A value the running one already has is not said of it (空调调到制热 with the one that runs heating).
     """
-    one = _one_running(result.command.a, [candidate.entity_id for candidate in candidates], running)
-    return None if one is None else candidates[one]
+    one = _one_running(result.command.a, [candidate.entity_id for candidate in candidates], live.settles)
+    if one is None or _already_has(result.command.a, candidates[one], devices, live.current):
+        return None
+    return candidates[one]
+
+
+def _already_has(
+    action: str, candidate: Candidate, devices: Mapping[str, Device], current: CurrentValues
+) -> bool:
+    """Return True when the candidate's command already holds the value the action sets."""
+    device = devices.get(candidate.entity_id)
+    command = device.command(candidate.capability_id) if device is not None else None
+    if command is None or ActionValue.parse(action) is None or relative_direction(action) is not None:
+        return False
+    argument = command_argument(action, command)
+    now = current(candidate.entity_id, command)
+    return argument.problem is None and argument.value is not None and argument.value == now
 
 
 def _the_one_it_changes(
