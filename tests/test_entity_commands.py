@@ -655,6 +655,7 @@ def test_settings_that_leave_an_entity_off_are_marked_to_turn_it_on_first():
     """A dehumidifier's target humidity and mode leave it off; a light's brightness does not."""
     assert entity_commands.turns_on_first("humidifier.set_humidity:humidity")
     assert entity_commands.turns_on_first("humidifier.set_mode:mode")
+    assert entity_commands.turns_on_first("media_player.select_source:source")  # a TV off stays off
     assert not entity_commands.turns_on_first("light.turn_on:brightness_pct")
     assert not entity_commands.turns_on_first("nosuchdomain.set:value")
 
