@@ -332,10 +332,15 @@ def test_a_type_word_that_is_one_devices_own_name_is_that_device() -> None:
 
 @pytest.mark.parametrize(
     ("text", "quantifier"),
-    [("把厨房的灯关掉", "one"), ("把客厅的灯关掉", "all"), ("把大厨房的灯关掉", "one")],
+    [
+        ("把厨房的灯打开", "one"),
+        ("把客厅的灯关掉", "all"),
+        ("把大厨房的灯打开", "one"),
+        ("把厨房的灯关掉", "all"),  # switched off: the room's lights, the one called so among them
+    ],
 )
 def test_a_rooms_type_word_is_the_device_called_so_there_else_every_one(text: str, quantifier: str) -> None:
-    """厨房的灯 is the kitchen's 灯 (its own name there); 客厅的灯, with none called so, every light there."""
+    """厨房的灯打开: the kitchen's 灯 (its own name there); 客厅的灯, none called so: every light there."""
     devices = [
         Device(id="light.k", name="灯", room="厨房", category="Light"),
         Device(id="light.c", name="橱柜灯", room="厨房", category="Light"),
@@ -1520,3 +1525,16 @@ def test_a_room_word_that_is_an_action_word_is_read_as_the_action():
         cmd("设置模式=制热", "主卧", "空调", "AirConditioner"),
         cmd("设置温度=26C", "主卧", "空调", "AirConditioner"),
     ]
+
+
+def test_the_rooms_lights_switched_off_are_all_of_them_though_one_is_called_so():
+    """小宇房间的灯关了: every light there; 打开 and 小宇房间灯 (no 的) the one called so; covers as said."""
+    rooms, names = ["小宇房间"], ["小宇房间灯", "台灯", "小宇房间窗帘"]
+
+    def parsed(text: str) -> list[dict]:
+        return [c.to_dict() for c in parse_offline(text, rooms, names)]
+
+    assert parsed("小宇房间的灯关了") == [cmd("关闭", "小宇房间", "灯", "Light", "all")]
+    assert parsed("小宇房间的灯打开") == [cmd("打开", "小宇房间", "灯", "Light")]
+    assert parsed("关掉小宇房间灯") == [cmd("关闭", "小宇房间", "灯", "Light")]
+    assert parsed("小宇房间的窗帘关上") == [cmd("关闭", "小宇房间", "窗帘", "Blind")]

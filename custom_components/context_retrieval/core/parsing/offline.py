@@ -68,6 +68,7 @@ SPEED_ATTRIBUTE = "风速"
 COLOUR_TEMPERATURE_ATTRIBUTE = "色温"
 """A fan's speed: a number said of it without a unit is a level or a percentage, as its speeds decide."""
 _COVER = "Blind"
+_LIGHT = "Light"
 _EFFECT_ATTRIBUTE = "灯效"
 _PERCENT_ATTRIBUTES = {
     "Light": "亮度",
@@ -589,6 +590,10 @@ class _Target:
     count: int | None = None
     left_out: list[str] = field(default_factory=list)
     """Names of devices the set leaves out (除了落地灯)."""
+    the_rooms: bool = False
+    """Said as the room's (客厅的灯, with 的): switched off, every one of the kind there."""
+    one_called_so: bool = False
+    """Settled one because a device is called the room and the kind (厨房灯 for 厨房的灯)."""
 
 
 @dataclass(slots=True)
@@ -1844,12 +1849,22 @@ def _read_clause(tokens: list[_Token], lexicon: OfflineParser) -> _Clause:
     if _Kind.LOCK in kinds:
         _locks_meant(targets, lexicon)
     targets = _merge_same_names(targets)
+    the_rooms = _says_the_rooms(tokens)
     for target in targets:
         target.exclude = list(exclude)
         target.left_out = list(left_out)
         target.quantifier = quantifier
         target.count = count
+        target.the_rooms = the_rooms
     return _Clause(tokens=tokens, targets=targets, has_scope=has_scope, value=value)
+
+
+def _says_the_rooms(tokens: Sequence[_Token]) -> bool:
+    """Return True when a room is said with 的 before a kind of device (小宇房间的灯)."""
+    return any(
+        room.kind is _Kind.ROOM and linking.text == LINKING_WORD and head.kind in _HEAD_KINDS
+        for room, linking, head in zip(tokens, tokens[1:], tokens[2:], strict=False)
+    )
 
 
 def _place_after(targets: Sequence[_Target], rooms: Sequence[str], kinds: set[_Kind]) -> None:
@@ -2315,6 +2330,7 @@ def _settle_quantifier(target: _Target, lexicon: OfflineParser) -> None:
         target.quantifier = Quantifier.ALL
     else:
         target.quantifier = Quantifier.ONE
+        target.one_called_so = generic and room_named and not called
 
 
 def _called_off(tokens: Sequence[_Token]) -> bool:
@@ -2575,15 +2591,22 @@ def _setting(number: _Token, attribute: str, category: str) -> str:
 
 
 def _command(action: str, target: _Target) -> Command:
-    """Return the wire command for an action on a settled target."""
+    """Return the wire command for an action on a settled target.
+
+    小宇房间的灯关了 switches off every light of the room, though one is called 小宇房间灯 (打开
+    turns on that one: the others are there to be turned on by name).
+    """
     parts = [*target.include] or ([ANY_ROOM] if target.exclude else [])
     parts.extend(f"!{room}" for room in target.exclude)
+    quantifier = target.quantifier or Quantifier.ONE
+    if action == ACTION_OFF and target.the_rooms and target.one_called_so and target.category == _LIGHT:
+        quantifier = Quantifier.ALL
     return Command(
         a=action,
         s=",".join(parts) or ANY_ROOM,
         n=target.name,
         t=target.category,
-        q=target.quantifier or Quantifier.ONE,
+        q=quantifier,
         c=target.count,
         x=tuple(target.left_out),
     )
