@@ -1538,3 +1538,13 @@ def test_the_rooms_lights_switched_off_are_all_of_them_though_one_is_called_so()
     assert parsed("小宇房间的灯打开") == [cmd("打开", "小宇房间", "灯", "Light")]
     assert parsed("关掉小宇房间灯") == [cmd("关闭", "小宇房间", "灯", "Light")]
     assert parsed("小宇房间的窗帘关上") == [cmd("关闭", "小宇房间", "窗帘", "Blind")]
+
+
+def test_a_bare_door_opened_is_unlocked_where_no_door_moves_by_itself():
+    """开门 with a door lock: unlock it; with a garage door as well, which door stays a question."""
+    names = ["门锁", "门口灯"]
+    locks_only = parse_offline("帮我开门", ["玄关"], names, categories=["SmartLock", "Light"])
+    with_garage = parse_offline("帮我开门", ["玄关"], names, categories=["SmartLock", "Light", "GarageDoor"])
+
+    assert [c.to_dict() for c in locks_only] == [cmd("解锁", n="门锁", t="SmartLock")]
+    assert [c.to_dict() for c in with_garage] == [cmd("打开", n="门")]

@@ -824,6 +824,7 @@ class OfflineParser:
             for target in targets:
                 _settle_quantifier(target, self)
             action = _action_or_previous(clause, targets[0].category, previous_action)
+            action = _door_opened(action, targets, self)
             commands.extend(_command(action, target) for target in targets)
             previous, previous_action = targets, action
         return _or_unknown(commands)
@@ -1986,6 +1987,23 @@ def _latin_value(said: Sequence[_Token]) -> int | None:
     if start == len(said) or start < 2 or said[start - 1].kind is not _Kind.ON:
         return None
     return start if any(token.kind in _HEAD_KINDS for token in said[: start - 1]) else None
+
+
+_GARAGE_DOOR = "GarageDoor"
+
+
+def _door_opened(action: str, targets: list[_Target], lexicon: OfflineParser) -> str:
+    """Return the action opening a bare door: unlocking its lock, in a home with locks and no door that moves.
+
+    开门, 帮我开门: the door opens by its lock; a home with a garage door or a gate asks which.
+    """
+    if action != ACTION_ON or len(targets) != 1 or targets[0].name != _LOCKED or lexicon.categories is None:
+        return action
+    lock = category_named(LOCK_NAME)
+    if lock not in lexicon.categories or _GARAGE_DOOR in lexicon.categories:
+        return action
+    targets[0].name, targets[0].category = LOCK_NAME, lock or UNKNOWN_CATEGORY
+    return ACTION_UNLOCK
 
 
 def _locks_meant(targets: list[_Target], lexicon: OfflineParser) -> None:
