@@ -69,6 +69,8 @@ def test_words_of_other_varieties_fold_to_mandarin():
     assert normalize("客厅的灯侪关脱") == "客厅的灯都关掉"  # Wu 侪: all
     assert normalize("叫佢返去叉電") == "叫它回去充电"  # Cantonese 叉电: charge
     assert normalize("冷氣開定佢先") == "空调打开它先"  # 开定: on ahead
+    assert normalize("山咗厨房灯") == "关了厨房灯"  # 闩咗 as speech recognition writes it
+    assert normalize("电视声细啲") == "电视声音小一点"
 
 
 @pytest.mark.parametrize(
