@@ -2,7 +2,14 @@ import random
 
 import pytest
 
-from custom_components.context_retrieval.core.models import UNKNOWN_COMMAND, Command, Device, Quantifier, Room
+from custom_components.context_retrieval.core.models import (
+    UNKNOWN_COMMAND,
+    Command,
+    CommandSpec,
+    Device,
+    Quantifier,
+    Room,
+)
 from custom_components.context_retrieval.core.parsing import OfflineParser, parse_offline
 from custom_components.context_retrieval.core.parsing.offline import DeviceCalls
 from custom_components.context_retrieval.core.text import normalize
@@ -1471,7 +1478,7 @@ def test_what_the_speaker_is_about_to_do_is_no_command(text: str, expected: list
     ("said", "plain"),
     [
         ("电视声小点", "电视声音小点"),
-        ("电视声细啲", "电视声音小啲"),
+        ("电视声细啲", "电视声音小一点"),
         ("音箱换下一段", "音箱换下一首"),
         ("空调往上调两度", "空调调高两度"),
         ("扫地机返去充电", "扫地机回去充电"),
@@ -1548,3 +1555,39 @@ def test_a_bare_door_opened_is_unlocked_where_no_door_moves_by_itself():
 
     assert [c.to_dict() for c in locks_only] == [cmd("解锁", n="门锁", t="SmartLock")]
     assert [c.to_dict() for c in with_garage] == [cmd("打开", n="门")]
+
+
+def test_a_value_a_device_takes_said_alone_sets_it():
+    """我要蓝色的 sets the colour; after 换个颜色 it is the colour wanted; 睡眠 inside 睡眠床 is none."""
+    parser = OfflineParser.build(
+        ["客厅"], ["星星灯"], calls=DeviceCalls(value_words=frozenset({"蓝色", "黄光", "睡眠"}))
+    )
+
+    def parsed(text: str) -> list[dict]:
+        return [c.to_dict() for c in parser.parse(text)]
+
+    assert parsed("我要蓝色的!") == [cmd("设置=蓝色")]
+    assert parsed("星星灯开一下,黄光") == [
+        cmd("打开", n="星星灯", t="Light"),
+        cmd("设置=黄光", n="星星灯", t="Light"),
+    ]
+    assert parsed("星星灯换个颜色,蓝色") == [cmd("设置颜色=蓝色", n="星星灯", t="Light")]
+    assert parsed("阿嬷说睡眠床够冷的") == UNKNOWN
+
+
+def test_the_values_a_homes_devices_take_are_its_value_words():
+    """Listed values and named points of commands, not of readable facts; one character is no word."""
+    colour = CommandSpec(
+        "light.turn_on:color_name",
+        "设置颜色",
+        "string",
+        value_list=[{"value": "red", "description": "紅色"}, {"value": "x", "description": "红"}],
+    )
+    warmth = CommandSpec(
+        "light.turn_on:color_temp_kelvin", "设置色温", "integer", named_values={"暖光": 2700}
+    )
+    on = [{"value": "on", "description": "开着"}]
+    state = CommandSpec("state", "状态", "string", value_list=on, readable=True)
+    lamp = Device(id="l", name="灯", room="客厅", category="Light", commands=[colour, warmth, state])
+
+    assert DeviceCalls.of([lamp]).value_words == frozenset({"红色", "暖光"})

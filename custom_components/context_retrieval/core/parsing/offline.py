@@ -38,7 +38,7 @@ from custom_components.context_retrieval.core.models import (
 )
 from custom_components.context_retrieval.core.pronunciation import readings
 from custom_components.context_retrieval.core.scope import rooms_of_a_kind
-from custom_components.context_retrieval.core.text import LINKING_WORD, compact, has_han, has_latin
+from custom_components.context_retrieval.core.text import LINKING_WORD, compact, has_han, has_latin, normalize
 
 if TYPE_CHECKING:
     from collections.abc import Collection, Iterable, Mapping, Sequence
@@ -606,6 +606,8 @@ class _Clause:
     """True when the clause itself named or excluded rooms."""
     value: str = ""
     """Words said as the value of a setting verb that the lexicon does not know (调成紫色: 紫色)."""
+    value_said: str = ""
+    """A value a device takes said alone, with no verb (黄光, 我要蓝色的)."""
 
 
 MIN_ROOM_TAIL = 2
@@ -644,6 +646,8 @@ class DeviceCalls:
     named_after_elsewhere: frozenset[str] = frozenset()
     """Names (as configured) holding another room's word than the device's own: 车库门口灯 in the
     garden is called by its whole name, not read as a 门口灯 in the garage."""
+    value_words: frozenset[str] = frozenset()
+    """The words of the values the devices' commands list (紫色, 暖光, 彩虹), two characters or more."""
 
     @classmethod
     def of(cls, devices: Sequence[Device], rooms: Sequence[Room] = ()) -> DeviceCalls:
@@ -680,7 +684,19 @@ class DeviceCalls:
             room_aliases={alias: name for name, aliases in room_words.items() for alias in aliases},
             room_kinds=frozenset(rooms_of_a_kind(rooms)),
             named_after_elsewhere=_named_after_elsewhere(devices, room_words),
+            value_words=_value_words(devices),
         )
+
+
+def _value_words(devices: Sequence[Device]) -> frozenset[str]:
+    """Return the words the devices' commands take as values, as a clause may say them alone (黄光)."""
+    said = set()
+    for device in devices:
+        for command in (command for command in device.commands if not command.readable):
+            listed = [entry.get("description") for entry in command.value_list or ()]
+            said.update(w for w in (*listed, *(command.named_values or {})) if isinstance(w, str))
+    words = {compact(normalize(word)) for word in said}
+    return frozenset(w for w in words if len(w) >= MIN_VALUE_WORD and w not in _FUNCTION_WORDS)
 
 
 def _named_after_elsewhere(devices: Sequence[Device], room_words: Mapping[str, list[str]]) -> frozenset[str]:
@@ -799,8 +815,10 @@ class OfflineParser:
             if number < len(clauses) and _only_exclusion(clause, clauses[number]):
                 carried, carried_names = list(targets[0].exclude), list(targets[0].left_out)
                 continue
-            if (kept := _left_out_of(commands, previous, clause)) is not None:
-                commands = kept  # 窗帘都打开，纱帘不用: the set before leaves the 纱帘 alone
+            if (kept := _left_out_of(commands, previous, clause) or _valued_by(clause, commands)) is not None:
+                # 窗帘都打开，纱帘不用: the set before leaves the 纱帘 alone; 电竞灯换个颜色，红色: the
+                # colour the setting before wants
+                commands = kept
                 continue
             if _adds_nothing(clause, commands, previous_action):
                 continue  # 水晶吊灯关了，筒灯留着: the downlight is left as it is
@@ -853,7 +871,12 @@ def _what_to_do(clauses: list[list[_Token]], lexicon: OfflineParser) -> tuple[li
         if _says_when(clause) or _says_what_i_do(clause) or complaint_after:
             # 小天鹅关掉，声音太吵了: why it is switched off
             remarks.append("".join(token.text for token in clause))
-        elif not _has_action_word(clause) and _says_why(clause) and any(map(_has_action_word, kept)):
+        elif (
+            not _has_action_word(clause)
+            and not _value_said(clause, lexicon.calls.value_words)
+            and _says_why(clause)
+            and any(map(_has_action_word, kept))
+        ):
             # after a command only: 吃好夜饭了，油烟还没散 is all about the need
             remarks.append(_said(clause))
         else:
@@ -1092,13 +1115,23 @@ _HALTING = frozenset({ACTION_STOP, ACTION_PAUSE})
 """Actions that halt what runs: 停 and 停一下 said one after the other say one thing."""
 
 
+def _valued_by(clause: _Clause, commands: Sequence[Command]) -> list[Command] | None:
+    """Return the commands, the last given the value a clause says alone when it is a setting lacking one."""
+    if not clause.value_said or clause.targets or _has_action_word(clause.tokens) or not commands:
+        return None
+    last = commands[-1]
+    if not last.a.startswith(SETTING_PREFIX) or "=" in last.a:
+        return None
+    return [*commands[:-1], replace(last, a=f"{last.a}={clause.value_said}")]
+
+
 def _adds_nothing(clause: _Clause, commands: Sequence[Command], previous: str | None) -> bool:
     """Return True when a clause adds no command to those before it.
 
     It says no action and no target, or leaves something alone (水晶吊灯关了，筒灯留着), or,
     naming nothing, says the action before it again (停停停，先停一下; 台灯关掉，关了吧).
     """
-    if not _has_action_word(clause.tokens):
+    if not _has_action_word(clause.tokens) and not clause.value_said:
         return not clause.targets or bool(commands and (_leaves_alone(clause) or _only_exclusion(clause)))
     if clause.targets or previous is None or not commands:
         return False
@@ -1109,13 +1142,33 @@ def _adds_nothing(clause: _Clause, commands: Sequence[Command], previous: str | 
 
 
 def _action_or_previous(clause: _Clause, category: str, previous: str | None) -> str:
-    """Return the clause's action; a clause without one does the previous clause's (卧室的也是)."""
+    """Return the clause's action; a clause without one does the previous clause's (卧室的也是).
+
+    A clause saying only a value a device takes sets it (我要蓝色的; 灯开了, 黄光).
+    """
     action = _clause_action(clause.tokens, category, clause.value)
     if action is None and not _holds_back(clause.tokens):
-        action = previous
+        action = f"{SETTING_PREFIX}={clause.value_said}" if clause.value_said else previous
     elif action is not None and previous == ACTION_OFF and _amount_alone(clause.tokens):
         action = _closed_by(action, category)  # 窗帘关个三分之一
     return action or UNKNOWN_ACTION
+
+
+MIN_VALUE_WORD = 2
+_BETWEEN_WORDS = frozenset({_Kind.NAME, _Kind.ROOM, _Kind.TYPE, _Kind.FILLER, _Kind.SEP, _Kind.PRON})
+
+
+def _value_said(tokens: Sequence[_Token], value_words: frozenset[str]) -> str:
+    """Return a value word a clause says as a word of its own (蓝色 of 我要蓝色的), or nothing.
+
+    睡眠 inside 睡眠床够冷 is no value said: the word must be all of the run it is in.
+    """
+    for run in itertools.groupby(tokens, key=lambda token: token.kind in _BETWEEN_WORDS):
+        between, run_tokens = run
+        said = "".join(token.text for token in run_tokens)
+        if not between and said in value_words:
+            return said
+    return ""
 
 
 def _placed_after(said: Sequence[_Target], clause: _Clause) -> list[_Target]:
@@ -1857,7 +1910,8 @@ def _read_clause(tokens: list[_Token], lexicon: OfflineParser) -> _Clause:
         target.quantifier = quantifier
         target.count = count
         target.the_rooms = the_rooms
-    return _Clause(tokens=tokens, targets=targets, has_scope=has_scope, value=value)
+    value_said = _value_said(tokens, lexicon.calls.value_words)
+    return _Clause(tokens=tokens, targets=targets, has_scope=has_scope, value=value, value_said=value_said)
 
 
 def _says_the_rooms(tokens: Sequence[_Token]) -> bool:
