@@ -1449,3 +1449,26 @@ def test_of_two_called_alike_the_one_whose_own_name_is_said_is_meant():
     )
     assert _acted("浴霸开开", [heater, fan], ConversationState()) == [(("sw-1",), ON.id)]
     assert _acted("换气扇开开", [heater, fan], ConversationState()) == [(("fan-1",), ON.id)]
+
+
+def test_a_value_said_with_nothing_mentioned_finds_the_devices_listing_it():
+    """switch 去 ViuTV with nothing mentioned before: the televisions with ViuTV among their sources."""
+    source = CommandSpec(
+        "media_player.select_source:source",
+        "切换信号源",
+        "string",
+        value_list=[{"value": "ViuTV", "description": "ViuTV"}, {"value": "HDMI 1", "description": "HDMI 1"}],
+    )
+    tvs = [
+        Device(id=f"media_player.{r}", name=f"{r}电视", room=r, category="Television", commands=[source])
+        for r in ("客厅", "主卧")
+    ]
+    home = [*tvs, light("light.a", "客厅灯", "客厅")]
+    (result,) = run(home, "switch 去 ViuTV", cmd("设置=viutv"))
+    assert result.meta["reference"] == "value_listed"
+    assert sorted(members(result)) == ["media_player.主卧", "media_player.客厅"]
+
+    running = decide([result], by_id(home), "switch 去 ViuTV", running=lambda d: d == "media_player.客厅")
+    assert [(a.device_ids, a.value) for a in running.actions] == [(("media_player.客厅",), "ViuTV")]
+    (nothing,) = run(home, "切到 Netflix", cmd("设置=netflix"))
+    assert nothing.hint == "no_target"  # listed by no device: the value names none

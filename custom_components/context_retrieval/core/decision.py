@@ -50,6 +50,7 @@ from .search import (
     NO_TARGET,
     RECENT_REFERENCE,
     VALUE_NOT_TAKEN,
+    VALUE_REFERENCE,
     close_matches,
     says_all,
     says_whole_home,
@@ -574,7 +575,7 @@ def _the_ones_it_changes(
     """
     if top.entity_kind == "group" and relative_direction(result.command.a) is not None:
         return _running_members(targets, running)
-    if "last_mentioned" in top.reasons and result.command.q == Quantifier.ONE:
+    if {"last_mentioned", VALUE_REFERENCE} & set(top.reasons) and result.command.q == Quantifier.ONE:
         one = _one_running(result.command.a, targets, settles)
         return targets if one is None else (targets[one],)
     return targets
@@ -1061,7 +1062,7 @@ def _unclear_target(
     if top.entity_kind == "group" and _set_guessed(result, top, devices, text):
         return _which(AskReason.NOT_FOUND, result, devices)
     if (
-        "last_mentioned" in top.reasons
+        {"last_mentioned", VALUE_REFERENCE} & set(top.reasons)
         and _count_unlike(result.command.q, len(targets))
         and not _opened_fully(targets, devices, text)
     ):
@@ -1141,7 +1142,8 @@ def _set_guessed(result: RetrievalResult, top: Candidate, devices: Mapping[str, 
     an all-word (开喇叭 where three speakers cannot be switched on).
     """
     command = result.command
-    said = {"type_hit", "room_hit", "last_mentioned"} | NAME_REASONS  # 都关掉: the devices just mentioned
+    # 都关掉: the devices just mentioned; 转去 ViuTV: those listing the value
+    said = {"type_hit", "room_hit", "last_mentioned", VALUE_REFERENCE} | NAME_REASONS
     if not said & set(top.reasons):
         wanted = compact(command.n)
         members = [devices[d] for d in _targets(top, result) if d in devices]

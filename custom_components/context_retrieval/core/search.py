@@ -19,6 +19,7 @@ from .fusion import (
     VectorQuery,
     choose_capability,
     is_capable,
+    listed_words,
     takes_argument,
     vector_query_for,
 )
@@ -115,6 +116,10 @@ NO_CANDIDATES = "no_candidates"
 NAME_NOT_FOUND = "name_not_found"
 """No device is called what the user said; the candidates only match the action."""
 NO_TARGET = "no_target"
+VALUE_REFERENCE = "value_listed"
+MAX_LISTING = 3
+"""Devices listing a value said that are still a question of which (more: the value names no device)."""
+"""How a command naming nothing found its device: the one listing the value said (转去 ViuTV)."""
 """The command names no device and nothing was mentioned before it (关掉 out of the blue)."""
 COMMAND_NOT_READ = "command_not_read"
 """No action could be read from the utterance: the candidates only resemble its words."""
@@ -199,7 +204,8 @@ class CommandSearch:
             placed = self._of_those_said(referenced) if self.ir.scope_include else []
             if placed:  # 卧室那个 of the two air conditioners just read: the one in 三楼卧室
                 return self._targets_result(command, placed, ["last_mentioned", "room_hit"])
-            return self._targets_result(command, referenced, ["last_mentioned"])
+            reason = VALUE_REFERENCE if self.meta.get("reference") == VALUE_REFERENCE else "last_mentioned"
+            return self._targets_result(command, referenced, [reason])
         include = self._placed(self.ir.scope_include) or self._room_from_name_hint()
         scope = self.index.rooms.apply(include, self.ir.scope_exclude)
         self.meta.update(scope.meta)
@@ -506,11 +512,34 @@ class CommandSearch:
         if implicit and self.ir.quantifier == Quantifier.ALL and len(positions) == 1:
             # 主卫灯打开, 浴霸也开, 好了都关掉: all is what the last few turns mentioned, one each
             positions, reference = self._recently_mentioned(), RECENT_REFERENCE
+        if not positions and (listing := self._the_one_listing_the_value()):
+            positions, reference = listing, VALUE_REFERENCE
         if positions:
             self.meta["reference"] = reference
         else:
             self.meta["reference_unresolved"] = True
         return positions
+
+    def _the_one_listing_the_value(self) -> list[int]:
+        """Return the devices a value said in words is listed by, when nothing was mentioned before.
+
+        switch 去 ViuTV: the television with ViuTV among its sources (of two, the one on is meant).
+        """
+        said = ActionValue.parse(self.ir.action or "")
+        if said is None or not said.words:
+            return []
+        words = compact(said.words)
+        listing = [
+            position
+            for position, device in enumerate(self.index.devices)
+            if any(
+                words in listed_words(item)
+                for command in device.commands
+                if not command.readable
+                for item in command.value_list or ()
+            )
+        ]
+        return listing if len(listing) <= MAX_LISTING else []
 
     def _of_those_said(self, positions: list[int]) -> list[int]:
         """Return the devices pointed at whose room or name holds a place said (卧室那个), else none.
