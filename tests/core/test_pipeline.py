@@ -1472,3 +1472,20 @@ def test_a_value_said_with_nothing_mentioned_finds_the_devices_listing_it():
     assert [(a.device_ids, a.value) for a in running.actions] == [(("media_player.客厅",), "ViuTV")]
     (nothing,) = run(home, "切到 Netflix", cmd("设置=netflix"))
     assert nothing.hint == "no_target"  # listed by no device: the value names none
+
+
+def test_a_value_the_homes_devices_take_is_kept_whole_from_the_words_of_other_varieties():
+    """書枱燈轉暖光啲: 暖光 (a named colour temperature) is not folded apart into 暖 and 光啲."""
+    warmth = CommandSpec(
+        "light.turn_on:color_temp_kelvin",
+        "设置色温",
+        "integer",
+        {"minimum": 2700, "maximum": 6500, "unit": "K"},
+        named_values={"暖光": 2700.0},
+    )
+    on = [{"value": "on", "description": "开着"}]
+    state = CommandSpec("state", "状态", "string", value_list=on, readable=True)  # read, never set
+    lamp = Device(id="l", name="书枱灯", room="书房", category="Light", commands=[ON, OFF, warmth, state])
+    index = build_vector_searcher([lamp])
+    assert index.home_words.separate("书枱灯转暖光啲") == "书台灯转暖光 啲"
+    assert index.offline_parser.calls.value_words == frozenset({"暖光"})

@@ -189,6 +189,7 @@ def build_home_index(
         list(device.commands) or (spec.commands_for(device.profile_id) if spec and device.profile_id else [])
         for device in devices
     ]
+    values = _value_words(commands)
     present = sorted({device.category for device in devices} & CATEGORIES)
     room_names = list(dict.fromkeys(word.strip() for word in _room_words(devices, rooms) if word.strip()))
     type_words = [word for word, category in TYPE_WORDS.items() if category in present]
@@ -218,7 +219,7 @@ def build_home_index(
             room_names,
             device_names,
             categories=present,
-            calls=DeviceCalls.of(devices, rooms),
+            calls=DeviceCalls.of(devices, rooms, values),
         ),
         room_sounds=SoundIndex.build(room_names),
         word_sounds=SoundIndex.build(
@@ -229,12 +230,12 @@ def build_home_index(
             # category its words leave apart (范气扇 for 换气扇)
             shared=[
                 *type_words,
-                *_value_words(commands),
+                *values,
                 *ATTRIBUTE_WORDS,
                 *_apart_words(present, type_words),
             ],
         ),
-        home_words=HomeWords.build([*room_names, *device_names]),
+        home_words=HomeWords.build([*room_names, *device_names, *values]),
         latin_names=LatinNames.build(device_names, room_names),
         slot_sounds=SoundIndex.build([*room_names, *device_names, *type_words]),
     )

@@ -5,7 +5,6 @@ import pytest
 from custom_components.context_retrieval.core.models import (
     UNKNOWN_COMMAND,
     Command,
-    CommandSpec,
     Device,
     Quantifier,
     Room,
@@ -210,6 +209,7 @@ CASES = [
     # A last digit right after 千 or 百 counts the next place down, as people shorten numbers.
     ("客厅主灯色温调到六千五", [cmd("设置色温=6500K", "客厅", "主灯", "Light")]),
     ("客厅主灯色温调到四千零五", [cmd("设置色温=4005K", "客厅", "主灯", "Light")]),
+    ("客厅主灯调到三千K", [cmd("设置色温=3000K", "客厅", "主灯", "Light")]),  # K after a Chinese numeral
     # A value said with a question word and no verb is asked about (十度 misheard for 湿度), never set.
     ("卧室十度多少", [cmd("查询状态", "卧室")]),
     # A cover closed or opened "a bit" moves by a step, not all the way; other devices switch.
@@ -1576,18 +1576,7 @@ def test_a_value_a_device_takes_said_alone_sets_it():
 
 
 def test_the_values_a_homes_devices_take_are_its_value_words():
-    """Listed values and named points of commands, not of readable facts; one character is no word."""
-    colour = CommandSpec(
-        "light.turn_on:color_name",
-        "设置颜色",
-        "string",
-        value_list=[{"value": "red", "description": "紅色"}, {"value": "x", "description": "红"}],
-    )
-    warmth = CommandSpec(
-        "light.turn_on:color_temp_kelvin", "设置色温", "integer", named_values={"暖光": 2700}
-    )
-    on = [{"value": "on", "description": "开着"}]
-    state = CommandSpec("state", "状态", "string", value_list=on, readable=True)
-    lamp = Device(id="l", name="灯", room="客厅", category="Light", commands=[colour, warmth, state])
+    """Read as utterances are (紅色 is 红色); one character is no word, nor a word of the lexicon."""
+    calls = DeviceCalls.of([], values=["紅色", "红", "暖光", "制热"])
 
-    assert DeviceCalls.of([lamp]).value_words == frozenset({"红色", "暖光"})
+    assert calls.value_words == frozenset({"红色", "暖光"})

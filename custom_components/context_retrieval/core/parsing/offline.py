@@ -513,7 +513,7 @@ _NUMBER_PATTERNS: tuple[tuple[re.Pattern[str], str | None], ...] = (
     (re.compile(rf"百分之([0-9]+|{_CN_NUMBER})"), "%"),
     (re.compile(r"([0-9]+(?:\.[0-9]+)?)(%|度|°c|°|档|挡|段|k)?"), None),
     (re.compile(rf"([0-9]+|{_CN_NUMBER})趴"), "%"),  # Taiwan: 三十趴 is 30 %
-    (re.compile(rf"({_CN_NUMBER})(度|档|挡|段)"), None),
+    (re.compile(rf"({_CN_NUMBER})(度|档|挡|段|k)"), None),  # 三千k: kelvin
     (
         re.compile(
             r"([一二两三四五六七八九][十百千](?:[零一二三四五六七八九][十百]?)*|十[一二三四五六七八九])()"
@@ -650,8 +650,10 @@ class DeviceCalls:
     """The words of the values the devices' commands list (紫色, 暖光, 彩虹), two characters or more."""
 
     @classmethod
-    def of(cls, devices: Sequence[Device], rooms: Sequence[Room] = ()) -> DeviceCalls:
-        """Return how ``devices`` are called, with the aliases of ``rooms``."""
+    def of(
+        cls, devices: Sequence[Device], rooms: Sequence[Room] = (), values: Collection[str] = ()
+    ) -> DeviceCalls:
+        """Return how ``devices`` are called, with the aliases of ``rooms`` and the ``values`` they take."""
         called = [
             {compact(n) for n in (device.name, *device.aliases) if n and not is_borrowed_type_word(n)}
             for device in devices
@@ -684,19 +686,12 @@ class DeviceCalls:
             room_aliases={alias: name for name, aliases in room_words.items() for alias in aliases},
             room_kinds=frozenset(rooms_of_a_kind(rooms)),
             named_after_elsewhere=_named_after_elsewhere(devices, room_words),
-            value_words=_value_words(devices),
+            value_words=frozenset(
+                word
+                for word in (compact(normalize(value)) for value in values)
+                if len(word) >= MIN_VALUE_WORD and word not in _FUNCTION_WORDS
+            ),
         )
-
-
-def _value_words(devices: Sequence[Device]) -> frozenset[str]:
-    """Return the words the devices' commands take as values, as a clause may say them alone (黄光)."""
-    said = set()
-    for device in devices:
-        for command in (command for command in device.commands if not command.readable):
-            listed = [entry.get("description") for entry in command.value_list or ()]
-            said.update(w for w in (*listed, *(command.named_values or {})) if isinstance(w, str))
-    words = {compact(normalize(word)) for word in said}
-    return frozenset(w for w in words if len(w) >= MIN_VALUE_WORD and w not in _FUNCTION_WORDS)
 
 
 def _named_after_elsewhere(devices: Sequence[Device], room_words: Mapping[str, list[str]]) -> frozenset[str]:
