@@ -71,6 +71,7 @@ def test_words_of_other_varieties_fold_to_mandarin():
     assert normalize("冷氣開定佢先") == "空调打开它先"  # 开定: on ahead
     assert normalize("山咗厨房灯") == "关了厨房灯"  # 闩咗 as speech recognition writes it
     assert normalize("电视声细啲") == "电视声音小一点"
+    assert normalize("turn it off first") == "它 关闭 先"  # English first: 先
 
 
 @pytest.mark.parametrize(

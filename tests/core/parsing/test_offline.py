@@ -210,6 +210,7 @@ CASES = [
     ("客厅主灯色温调到六千五", [cmd("设置色温=6500K", "客厅", "主灯", "Light")]),
     ("客厅主灯色温调到四千零五", [cmd("设置色温=4005K", "客厅", "主灯", "Light")]),
     ("客厅主灯调到三千K", [cmd("设置色温=3000K", "客厅", "主灯", "Light")]),  # K after a Chinese numeral
+    ("书房空调26度改成23度", [cmd("设置温度=23C", "书房", "空调", "AirConditioner")]),  # from 26 to 23
     # A value said with a question word and no verb is asked about (十度 misheard for 湿度), never set.
     ("卧室十度多少", [cmd("查询状态", "卧室")]),
     # A cover closed or opened "a bit" moves by a step, not all the way; other devices switch.

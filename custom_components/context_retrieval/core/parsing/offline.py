@@ -2464,6 +2464,8 @@ def _clause_action(tokens: Sequence[_Token], category: str, value: str = "") -> 
     ``value`` is what a setting verb was said with that the lexicon does not know (紫色).
     """
     first = {token.kind: token for token in reversed(tokens)}
+    if (to := _number_set_to(tokens)) is not None:
+        first[_Kind.NUM] = to  # 空调26度改成23度: from 26 to 23
     if _holds_back(tokens):
         # 电脑那个不要关, 十分钟后关掉: not an action to take now; 算了，莫开了: off again;
         # 风扇唔好摆头: oscillation off
@@ -2505,6 +2507,14 @@ def _switched_by_a_bit(tokens: Sequence[_Token]) -> str | None:
         if token.text in _A_BIT and verb.kind in _BY_A_BIT and ending[index].kind in _CLAUSE_END_KINDS:
             return _BY_A_BIT[verb.kind]
     return None
+
+
+def _number_set_to(tokens: Sequence[_Token]) -> _Token | None:
+    """Return the number said after the last setting verb when another was said before it, else None."""
+    verbs = [i for i, token in enumerate(tokens) if token.kind is _Kind.SET]
+    if not verbs or not any(token.kind is _Kind.NUM for token in tokens[: verbs[-1]]):
+        return None
+    return next((token for token in tokens[verbs[-1] + 1 :] if token.kind is _Kind.NUM), None)
 
 
 def _word_action(first: dict[_Kind, _Token]) -> str | None:
