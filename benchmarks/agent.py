@@ -94,6 +94,8 @@ SETS: tuple[tuple[str, str], ...] = (
     ("agent_al", "agent_al (held-out in issue 13's thirteenth session, tuned on in its fourteenth)"),
     ("agent_am", "agent_am (held-out: its misses never read)"),
     ("agent_an", "agent_an (held-out: its misses never read)"),
+    ("agent_ao", "agent_ao (held-out, written at the end of issue 13's fourteenth session: never read)"),
+    ("agent_ap", "agent_ap (held-out, written at the end of issue 13's fourteenth session: never read)"),
 )
 """The sets run, in the order they were written: each says whether its misses were read while tuning."""
 SEALED = "agent_e"
