@@ -636,6 +636,11 @@ domains:
             "features: [TURN_ON], turn_on_first: maybe",
             "turn_on_first must be true or false",
         ),
+        (
+            "features: [TURN_ON]",
+            "features: [TURN_ON], current: {state: true, attribute: percentage}",
+            "current.state must be true and stand alone",
+        ),
         ("  fan:", "  fann:", "not a Home Assistant domain"),
         (
             "features: [TURN_ON]}",

@@ -391,11 +391,13 @@ def _named(raw: Any, tables: Mapping[str, Labels], where: str) -> Labels | None:
 
 
 def _current(raw: Any, where: str) -> CurrentValue | None:
-    """Return a command's ``current`` (attribute and optional maximum), or None."""
+    """Return a command's ``current`` (an attribute and an optional maximum, or the state), or None."""
     if raw is None:
         return None
     _expect_keys(raw, _CURRENT_KEYS, f"{where} current")
-    if raw.get("state") is True and set(raw) == {"state"}:
+    if "state" in raw:
+        if raw != {"state": True}:
+            raise CommandSpecError(f"{where}: current.state must be true and stand alone")
         return CurrentValue(None)
     maximum = raw.get("maximum")
     if maximum is not None and not _is_number(maximum):

@@ -350,6 +350,8 @@ def test_a_device_said_with_also_that_the_last_room_lacks_is_looked_for_there():
     assert with_frame(fan, last, "排气扇开开", called) == fan  # no 也: wherever it is
     scene = Command(a="打开", n="睡眠模式", t="Scene")
     assert with_frame(scene, last, "睡眠模式也开一下", called) == scene  # a mode is in no room
+    own = Command(a="打开", n="小米台灯")
+    assert with_frame(own, last, "小米台灯也开一下", called) == own  # its own name: wherever it is
 
 
 def test_a_bare_switch_after_a_part_was_switched_switches_that_part():
@@ -358,3 +360,5 @@ def test_a_bare_switch_after_a_part_was_switched_switches_that_part():
     assert with_frame(Command(a="关闭"), last, "算了,关上").a == "关闭叶片"
     assert with_frame(Command(a="关闭"), replace(last, a="打开"), "算了,关上").a == "关闭"
     assert with_frame(Command(a="关闭", n="灯", t="Light"), last, "关灯").a == "关闭"  # a device said
+    every = Command(a="关闭", q=Quantifier.ALL)
+    assert with_frame(every, last, "都关了").a == "关闭"  # every device, as said

@@ -1483,8 +1483,8 @@ def test_a_value_the_homes_devices_take_is_kept_whole_from_the_words_of_other_va
         {"minimum": 2700, "maximum": 6500, "unit": "K"},
         named_values={"暖光": 2700.0},
     )
-    on = [{"value": "on", "description": "开着"}]
-    state = CommandSpec("state", "状态", "string", value_list=on, readable=True)  # read, never set
+    playing = [{"value": "playing", "description": "播放中"}]
+    state = CommandSpec("state", "状态", "string", value_list=playing, readable=True)  # read, never set
     lamp = Device(id="l", name="书枱灯", room="书房", category="Light", commands=[ON, OFF, warmth, state])
     index = build_vector_searcher([lamp])
     assert index.home_words.separate("书枱灯转暖光啲") == "书台灯转暖光 啲"

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from .gating import CATEGORY_WORDS, category_named, is_type_word
+from .gating import CATEGORY_WORDS, category_named, is_type_word, says_a_thing
 from .models import (
     ANY_NAME,
     ANY_ROOM,
@@ -148,8 +148,13 @@ def _switching_the_last_part(command: Command, last: Command) -> Command:
 
     算了,关上 after 百叶帘叶片打开: the slats, not the whole blind.
     """
-    if command.a not in _OPPOSITE or command.n != ANY_NAME or command.s != ANY_ROOM:
-        return command
+    if (
+        command.a not in _OPPOSITE
+        or command.n != ANY_NAME
+        or command.s != ANY_ROOM
+        or command.q != Quantifier.ONE
+    ):
+        return command  # 都关了 after 叶片打开: every device, as said
     part = next((p for p in PART_WORDS if last.a in (ACTION_ON + p, ACTION_OFF + p)), None)
     return command if part is None else replace(command, a=command.a + part)
 
@@ -227,15 +232,8 @@ def _in_the_last_room(command: Command, last: Command, said: str, called: Called
     the utterance asks for no whole set (所有空调). Where a room has several (打开那个灯 after
     客厅温度多少, with three lights there), which is meant stays a question.
     """
-    rooms = last.s.split(",")
-    return (
-        command.s == ANY_ROOM
-        and command.n not in {ANY_NAME, LAST_MENTIONED}
-        and compact(command.n) in said
-        and last.s != ANY_ROOM
-        and not any(room.startswith("!") for room in rooms)
-        and not says_all(said)
-        and all(called(room, command.n) == 1 for room in rooms)
+    return _said_without_room(command, last, said) and all(
+        called(room, command.n) == 1 for room in last.s.split(",")
     )
 
 
@@ -244,16 +242,23 @@ def _missing_from_the_last_room(command: Command, last: Command, said: str, call
 
     The speaker takes it to be there (也): which one elsewhere is meant is for them to say.
     """
-    rooms = last.s.split(",")
+    return (
+        _said_without_room(command, last, said)
+        and command.t != SCENE_CATEGORY  # 睡眠模式也开一下: the last device's mode, a scene, in no room
+        and says_a_thing(command.n)  # 小米台灯也开一下: a device's own name is wherever it is
+        and not any(called(room, command.n) for room in last.s.split(","))
+    )
+
+
+def _said_without_room(command: Command, last: Command, said: str) -> bool:
+    """Return True when a command names a device but no room, after a command in rooms, with no all-word."""
     return (
         command.s == ANY_ROOM
         and command.n not in {ANY_NAME, LAST_MENTIONED}
-        and command.t != SCENE_CATEGORY  # 睡眠模式也开一下: the last device's mode, a scene, in no room
         and compact(command.n) in said
         and last.s != ANY_ROOM
-        and not any(room.startswith("!") for room in rooms)
+        and not any(room.startswith("!") for room in last.s.split(","))
         and not says_all(said)
-        and not any(called(room, command.n) for room in rooms)
     )
 
 

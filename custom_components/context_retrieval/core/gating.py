@@ -189,6 +189,12 @@ def is_apart(word: str, category: str, names: Iterable[str], kind: str = "") -> 
     return any(thing in name and not thing.startswith(said) for thing in entry.apart for name in called)
 
 
+def says_a_thing(word: str) -> bool:
+    """Return True when a word only says what a device is (台灯, 排气扇), no one device's own name."""
+    said = compact(word)
+    return is_kind_word(said) or any(said in entry.apart for entry in DEVICE_WORDS.values())
+
+
 def names_a_thing_apart(word: str, category: str) -> bool:
     """Return True when a word names a thing of the category its other words do not mean (窗户, Blind)."""
     entry = DEVICE_WORDS.get(category)

@@ -116,11 +116,11 @@ NO_CANDIDATES = "no_candidates"
 NAME_NOT_FOUND = "name_not_found"
 """No device is called what the user said; the candidates only match the action."""
 NO_TARGET = "no_target"
+"""The command names no device and nothing was mentioned before it (关掉 out of the blue)."""
 VALUE_REFERENCE = "value_listed"
+"""How a command naming nothing found its devices: those listing the value said (转去 ViuTV)."""
 MAX_LISTING = 3
 """Devices listing a value said that are still a question of which (more: the value names no device)."""
-"""How a command naming nothing found its device: the one listing the value said (转去 ViuTV)."""
-"""The command names no device and nothing was mentioned before it (关掉 out of the blue)."""
 COMMAND_NOT_READ = "command_not_read"
 """No action could be read from the utterance: the candidates only resemble its words."""
 VALUE_NOT_TAKEN = "value_not_taken"
@@ -512,7 +512,7 @@ class CommandSearch:
         if implicit and self.ir.quantifier == Quantifier.ALL and len(positions) == 1:
             # 主卫灯打开, 浴霸也开, 好了都关掉: all is what the last few turns mentioned, one each
             positions, reference = self._recently_mentioned(), RECENT_REFERENCE
-        if not positions and (listing := self._the_one_listing_the_value()):
+        if not positions and (listing := self._those_listing_the_value()):
             positions, reference = listing, VALUE_REFERENCE
         if positions:
             self.meta["reference"] = reference
@@ -520,7 +520,7 @@ class CommandSearch:
             self.meta["reference_unresolved"] = True
         return positions
 
-    def _the_one_listing_the_value(self) -> list[int]:
+    def _those_listing_the_value(self) -> list[int]:
         """Return the devices a value said in words is listed by, when nothing was mentioned before.
 
         switch 去 ViuTV: the television with ViuTV among its sources (of two, the one on is meant).

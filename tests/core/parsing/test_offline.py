@@ -211,6 +211,7 @@ CASES = [
     ("客厅主灯色温调到四千零五", [cmd("设置色温=4005K", "客厅", "主灯", "Light")]),
     ("客厅主灯调到三千K", [cmd("设置色温=3000K", "客厅", "主灯", "Light")]),  # K after a Chinese numeral
     ("书房空调26度改成23度", [cmd("设置温度=23C", "书房", "空调", "AirConditioner")]),  # from 26 to 23
+    ("书房空调温度调到26度风速调成3档", [cmd("设置温度=26C", "书房", "空调", "AirConditioner")]),
     # A value said with a question word and no verb is asked about (十度 misheard for 湿度), never set.
     ("卧室十度多少", [cmd("查询状态", "卧室")]),
     # A cover closed or opened "a bit" moves by a step, not all the way; other devices switch.
@@ -1527,11 +1528,14 @@ def test_what_is_kept_as_it_is_is_left_out_of_the_set(text: str, rooms: str, lef
 
 
 def test_a_room_word_that_is_an_action_word_is_read_as_the_action():
-    """A sunroom called 暖房 (Taiwan: heating, folded to 制热): 制热 says the mode, not the room."""
+    """A sunroom called 暖房 (Taiwan: heating, folded to 制热): 制热 says the mode, 暖房的灯 the room."""
     rooms = ["主卧", normalize("暖房"), "阳光房"]
     assert [c.to_dict() for c in parse_offline("主卧空调制热二十六度", rooms, ["空调"])] == [
         cmd("设置模式=制热", "主卧", "空调", "AirConditioner"),
         cmd("设置温度=26C", "主卧", "空调", "AirConditioner"),
+    ]
+    assert [c.to_dict() for c in parse_offline(normalize("暖房的灯关掉"), rooms, ["空调"])] == [
+        cmd("关闭", normalize("暖房"), "灯", "Light", "all")
     ]
 
 
@@ -1543,6 +1547,10 @@ def test_the_rooms_lights_switched_off_are_all_of_them_though_one_is_called_so()
         return [c.to_dict() for c in parse_offline(text, rooms, names)]
 
     assert parsed("小宇房间的灯关了") == [cmd("关闭", "小宇房间", "灯", "Light", "all")]
+    assert parsed("关掉小宇房间灯和小宇房间的窗帘") == [
+        cmd("关闭", "小宇房间", "灯", "Light"),  # no 的 before 灯: the one called so
+        cmd("关闭", "小宇房间", "窗帘", "Blind"),
+    ]
     assert parsed("小宇房间的灯打开") == [cmd("打开", "小宇房间", "灯", "Light")]
     assert parsed("关掉小宇房间灯") == [cmd("关闭", "小宇房间", "灯", "Light")]
     assert parsed("小宇房间的窗帘关上") == [cmd("关闭", "小宇房间", "窗帘", "Blind")]
@@ -1550,12 +1558,19 @@ def test_the_rooms_lights_switched_off_are_all_of_them_though_one_is_called_so()
 
 def test_a_bare_door_opened_is_unlocked_where_no_door_moves_by_itself():
     """开门 with a door lock: unlock it; with a garage door as well, which door stays a question."""
-    names = ["门锁", "门口灯"]
-    locks_only = parse_offline("帮我开门", ["玄关"], names, categories=["SmartLock", "Light"])
-    with_garage = parse_offline("帮我开门", ["玄关"], names, categories=["SmartLock", "Light", "GarageDoor"])
+    lock = Device(id="lock.a", name="门锁", room="玄关", category="SmartLock")
+    contact = Device(id="binary_sensor.a", name="大门", room="玄关", category="Sensor")
+    gate = Device(id="cover.a", name="院子", room="院子", category="Blind", kind="大门")
+    categories = ["SmartLock", "Sensor", "Blind"]
 
-    assert [c.to_dict() for c in locks_only] == [cmd("解锁", n="门锁", t="SmartLock")]
-    assert [c.to_dict() for c in with_garage] == [cmd("打开", n="门")]
+    def parsed(devices: list[Device]) -> list[dict]:
+        names = [device.name for device in devices]
+        calls = DeviceCalls.of(devices)
+        parser = OfflineParser.build(["玄关", "院子"], names, categories=categories, calls=calls)
+        return [c.to_dict() for c in parser.parse("帮我开门")]
+
+    assert parsed([lock, contact]) == [cmd("解锁", n="门锁", t="SmartLock")]  # a sensor only watches
+    assert parsed([lock, contact, gate]) == [cmd("打开", n="门")]  # a gate opens by itself: which?
 
 
 def test_a_value_a_device_takes_said_alone_sets_it():
@@ -1574,6 +1589,7 @@ def test_a_value_a_device_takes_said_alone_sets_it():
     ]
     assert parsed("星星灯换个颜色,蓝色") == [cmd("设置颜色=蓝色", n="星星灯", t="Light")]
     assert parsed("阿嬷说睡眠床够冷的") == UNKNOWN
+    assert parsed("星星灯关了，要睡眠了") == [cmd("关闭", n="星星灯", t="Light")]  # what comes to be
 
 
 def test_the_values_a_homes_devices_take_are_its_value_words():

@@ -648,6 +648,8 @@ class DeviceCalls:
     garden is called by its whole name, not read as a 门口灯 in the garage."""
     value_words: frozenset[str] = frozenset()
     """The words of the values the devices' commands list (紫色, 暖光, 彩虹), two characters or more."""
+    doors_that_move: bool = False
+    """True when a door, a gate or a garage door opens by itself (a cover called so, not a lock)."""
 
     @classmethod
     def of(
@@ -691,7 +693,19 @@ class DeviceCalls:
                 for word in (compact(normalize(value)) for value in values)
                 if len(word) >= MIN_VALUE_WORD and word not in _FUNCTION_WORDS
             ),
+            doors_that_move=any(_moves_as_a_door(device) for device in devices),
         )
+
+
+_MOVING_DOORS = frozenset({_COVER, "GarageDoor"})
+"""Categories of what opens as a door does: a garage door, a cover called a gate or a door."""
+
+
+def _moves_as_a_door(device: Device) -> bool:
+    """Return True for a device that opens as a door does (车库门, a gate), not a lock or a valve (阀门)."""
+    return device.category in _MOVING_DOORS and any(
+        compact(name).endswith(_LOCKED) for name in (device.name, *device.aliases, device.kind) if name
+    )
 
 
 def _named_after_elsewhere(devices: Sequence[Device], room_words: Mapping[str, list[str]]) -> frozenset[str]:
@@ -747,8 +761,6 @@ class OfflineParser:
         room_words: dict[str, tuple[_Kind, str]] = {}
         for room in rooms:
             key = compact(room)
-            if key in _FUNCTION_WORDS and _FUNCTION_WORDS[key][0] in _ACTION_WORD_KINDS:
-                continue  # a sunroom called 暖房 (Taiwan: heating, folded to 制热): the word says what to do
             if key and key not in room_words:
                 room_words[key] = (_Kind.ROOM, room.strip())
         room_keys = _RoomKeys.build(room_words)
@@ -1149,6 +1161,8 @@ def _action_or_previous(clause: _Clause, category: str, previous: str | None) ->
     return action or UNKNOWN_ACTION
 
 
+_CHANGED = "了"
+"""Ending a clause, it says what has come to be (要睡眠了), not a value wanted."""
 MIN_VALUE_WORD = 2
 _BETWEEN_WORDS = frozenset({_Kind.NAME, _Kind.ROOM, _Kind.TYPE, _Kind.FILLER, _Kind.SEP, _Kind.PRON})
 
@@ -1158,6 +1172,9 @@ def _value_said(tokens: Sequence[_Token], value_words: frozenset[str]) -> str:
 
     睡眠 inside 睡眠床够冷 is no value said: the word must be all of the run it is in.
     """
+    said = [token for token in tokens if token.kind is not _Kind.SEP]
+    if said and said[-1].text == _CHANGED:
+        return ""  # 空调关了，要睡眠了: what is about to happen, no value to set
     for run in itertools.groupby(tokens, key=lambda token: token.kind in _BETWEEN_WORDS):
         between, run_tokens = run
         said = "".join(token.text for token in run_tokens)
@@ -1780,7 +1797,24 @@ def _as_switch_heard_wrong(
     return _Token(kind, token.text, value)
 
 
+def _as_action_not_room(token: _Token, preceding: _Token | None, following: _Token | None) -> _Token | None:
+    """A room word that is also an action word, not followed by what is there, is the action.
+
+    A sunroom called 暖房 (Taiwan: heating, folded to 制热): 空调制热二十六度 sets the mode, and
+    暖房的灯 is the room's light.
+    """
+    if token.kind is not _Kind.ROOM or token.text not in _FUNCTION_WORDS:
+        return None
+    kind, value = _FUNCTION_WORDS[token.text]
+    if kind not in _ACTION_WORD_KINDS or preceding is None:
+        return None
+    if following is not None and (following.text == LINKING_WORD or following.kind in _HEAD_KINDS):
+        return None
+    return _Token(kind, token.text, value)
+
+
 _CONTEXT_RULES = (
+    _as_action_not_room,
     _as_name_part,
     _as_step,
     _as_amount_noun,
@@ -1888,6 +1922,7 @@ def _read_clause(tokens: list[_Token], lexicon: OfflineParser) -> _Clause:
         pending.extend(rooms_before)
         rooms = pending or last_rooms
         targets.append(_phrase_target(phrase, rooms, lexicon))
+        targets[-1].the_rooms = _said_as_the_rooms(tokens, phrase)
         last_rooms, pending = list(rooms), []
     _place_after(targets, rooms_after, kinds)
     has_scope = excepting or _Kind.ROOM in kinds
@@ -1898,22 +1933,23 @@ def _read_clause(tokens: list[_Token], lexicon: OfflineParser) -> _Clause:
     if _Kind.LOCK in kinds:
         _locks_meant(targets, lexicon)
     targets = _merge_same_names(targets)
-    the_rooms = _says_the_rooms(tokens)
     for target in targets:
         target.exclude = list(exclude)
         target.left_out = list(left_out)
         target.quantifier = quantifier
         target.count = count
-        target.the_rooms = the_rooms
     value_said = _value_said(tokens, lexicon.calls.value_words)
     return _Clause(tokens=tokens, targets=targets, has_scope=has_scope, value=value, value_said=value_said)
 
 
-def _says_the_rooms(tokens: Sequence[_Token]) -> bool:
-    """Return True when a room is said with 的 before a kind of device (小宇房间的灯)."""
-    return any(
-        room.kind is _Kind.ROOM and linking.text == LINKING_WORD and head.kind in _HEAD_KINDS
-        for room, linking, head in zip(tokens, tokens[1:], tokens[2:], strict=False)
+def _said_as_the_rooms(tokens: Sequence[_Token], phrase: Sequence[_Token]) -> bool:
+    """Return True when a phrase is said right after a room and 的 (小宇房间的灯, not 小宇房间灯)."""
+    start = next((i for i, token in enumerate(tokens) if phrase and token is phrase[0]), None)
+    return (
+        start is not None
+        and start > 1  # the room and 的 before it
+        and tokens[start - 1].text == LINKING_WORD
+        and tokens[start - 2].kind is _Kind.ROOM
     )
 
 
@@ -2038,20 +2074,22 @@ def _latin_value(said: Sequence[_Token]) -> int | None:
     return start if any(token.kind in _HEAD_KINDS for token in said[: start - 1]) else None
 
 
-_GARAGE_DOOR = "GarageDoor"
-
-
 def _door_opened(action: str, targets: list[_Target], lexicon: OfflineParser) -> str:
     """Return the action opening a bare door: unlocking its lock, in a home with locks and no door that moves.
 
     开门, 帮我开门: the door opens by its lock; a home with a garage door or a gate asks which.
     """
-    if action != ACTION_ON or len(targets) != 1 or targets[0].name != _LOCKED or lexicon.categories is None:
+    if (
+        action != ACTION_ON
+        or len(targets) != 1
+        or targets[0].name != _LOCKED
+        or lexicon.calls.doors_that_move
+    ):
         return action
-    lock = category_named(LOCK_NAME)
-    if lock not in lexicon.categories or _GARAGE_DOOR in lexicon.categories:
+    lock = _category_of(LOCK_NAME, lexicon)
+    if lock == UNKNOWN_CATEGORY or lexicon.categories is None:
         return action
-    targets[0].name, targets[0].category = LOCK_NAME, lock or UNKNOWN_CATEGORY
+    targets[0].name, targets[0].category = LOCK_NAME, lock
     return ACTION_UNLOCK
 
 
@@ -2510,11 +2548,13 @@ def _switched_by_a_bit(tokens: Sequence[_Token]) -> str | None:
 
 
 def _number_set_to(tokens: Sequence[_Token]) -> _Token | None:
-    """Return the number said after the last setting verb when another was said before it, else None."""
+    """Return the number after the one setting verb when one of its unit was said before it, else None."""
     verbs = [i for i, token in enumerate(tokens) if token.kind is _Kind.SET]
-    if not verbs or not any(token.kind is _Kind.NUM for token in tokens[: verbs[-1]]):
-        return None
-    return next((token for token in tokens[verbs[-1] + 1 :] if token.kind is _Kind.NUM), None)
+    if len(verbs) != 1:
+        return None  # 温度调到26度风速调成3档: two settings, each its own number
+    before = [token for token in tokens[: verbs[0]] if token.kind is _Kind.NUM]
+    after = next((token for token in tokens[verbs[0] + 1 :] if token.kind is _Kind.NUM), None)
+    return after if before and after is not None and before[-1].unit == after.unit else None
 
 
 def _word_action(first: dict[_Kind, _Token]) -> str | None:
