@@ -96,6 +96,8 @@ SETS: tuple[tuple[str, str], ...] = (
     ("agent_an", "agent_an (held-out: its misses never read)"),
     ("agent_ao", "agent_ao (held-out, written at the end of issue 13's fourteenth session: never read)"),
     ("agent_ap", "agent_ap (held-out, written at the end of issue 13's fourteenth session: never read)"),
+    ("agent_aq", "agent_aq (held-out, written after issue 13's fourteenth session's changes: never read)"),
+    ("agent_ar", "agent_ar (held-out, written after issue 13's fourteenth session's changes: never read)"),
 )
 """The sets run, in the order they were written: each says whether its misses were read while tuning."""
 SEALED = "agent_e"
