@@ -9,6 +9,7 @@ import numpy as np
 
 from .arguments import load_value_order
 from .embedding import Embedder, default_embedder
+from .fusion import listed_words
 from .gating import CATEGORIES, DEVICE_WORDS, GENERIC_TYPE_WORDS, TYPE_WORDS, in_category
 from .keyword import KeywordIndex
 from .models import ANY_ROOM
@@ -21,7 +22,7 @@ from .text import HomeWords, compact, encodable, has_han, load_language_files, v
 from .vector import CommandVectorIndex
 
 if TYPE_CHECKING:
-    from collections.abc import Collection, Sequence
+    from collections.abc import Collection, Mapping, Sequence
 
     from .models import CommandSpec, Device, Room
 
@@ -59,6 +60,9 @@ class HomeIndex:
     """Rooms and device names and aliases, which no variant word is folded across (开细路房)."""
     latin_names: LatinNames
     """Device names and aliases written in Latin letters, for English names misheard (home pot)."""
+    listed_by: Mapping[str, tuple[int, ...]]
+    """Each value a device's commands list (compacted, by its description or itself), and the
+    positions of the devices listing it (ViuTV: the televisions with it among their sources)."""
 
     def room_inside(self, room: str, scope: str) -> bool:
         """Return True when a room word is the room or floor ``scope`` says, or a room on it (楼梯, 一楼)."""
@@ -237,6 +241,7 @@ def build_home_index(
         ),
         home_words=HomeWords.build([*room_names, *device_names, *values]),
         latin_names=LatinNames.build(device_names, room_names),
+        listed_by=_listed_by(commands),
         slot_sounds=SoundIndex.build([*room_names, *device_names, *type_words]),
     )
 
@@ -253,6 +258,19 @@ def _apart_words(present: Collection[str], type_words: Collection[str]) -> list[
         for word in entry.apart
         if not any(word.startswith(kind) for kind in type_words)
     ]
+
+
+def _listed_by(commands: Sequence[Sequence[CommandSpec]]) -> dict[str, tuple[int, ...]]:
+    """Return each value the commands list and the positions of the devices listing it (``listed_by``)."""
+    listers: dict[str, set[int]] = {}
+    for position, specs in enumerate(commands):
+        for spec in specs:
+            if spec.readable:
+                continue
+            for item in spec.value_list or ():
+                for word in listed_words(item):
+                    listers.setdefault(word, set()).add(position)
+    return {word: tuple(sorted(positions)) for word, positions in listers.items()}
 
 
 def _value_words(commands: Sequence[Sequence[CommandSpec]]) -> set[str]:

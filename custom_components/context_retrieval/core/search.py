@@ -19,7 +19,6 @@ from .fusion import (
     VectorQuery,
     choose_capability,
     is_capable,
-    listed_words,
     takes_argument,
     vector_query_for,
 )
@@ -528,18 +527,8 @@ class CommandSearch:
         said = ActionValue.parse(self.ir.action or "")
         if said is None or not said.words:
             return []
-        words = compact(said.words)
-        listing = [
-            position
-            for position, device in enumerate(self.index.devices)
-            if any(
-                words in listed_words(item)
-                for command in device.commands
-                if not command.readable
-                for item in command.value_list or ()
-            )
-        ]
-        return listing if len(listing) <= MAX_LISTING else []
+        listing = self.index.listed_by.get(compact(said.words), ())
+        return list(listing) if len(listing) <= MAX_LISTING else []
 
     def _of_those_said(self, positions: list[int]) -> list[int]:
         """Return the devices pointed at whose room or name holds a place said (卧室那个), else none.

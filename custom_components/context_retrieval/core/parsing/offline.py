@@ -71,7 +71,7 @@ _COVER = "Blind"
 _LIGHT = "Light"
 _EFFECT_ATTRIBUTE = "灯效"
 _PERCENT_ATTRIBUTES = {
-    "Light": "亮度",
+    _LIGHT: "亮度",
     _COVER: "位置",
     "Fan": SPEED_ATTRIBUTE,
     "Television": "音量",
@@ -1175,11 +1175,10 @@ def _value_said(tokens: Sequence[_Token], value_words: frozenset[str]) -> str:
     said = [token for token in tokens if token.kind is not _Kind.SEP]
     if said and said[-1].text == _CHANGED:
         return ""  # 空调关了，要睡眠了: what is about to happen, no value to set
-    for run in itertools.groupby(tokens, key=lambda token: token.kind in _BETWEEN_WORDS):
-        between, run_tokens = run
-        said = "".join(token.text for token in run_tokens)
-        if not between and said in value_words:
-            return said
+    for between, run in itertools.groupby(tokens, key=lambda token: token.kind in _BETWEEN_WORDS):
+        word = "".join(token.text for token in run)
+        if not between and word in value_words:
+            return word
     return ""
 
 
