@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from custom_components.context_retrieval.core import (
@@ -157,6 +159,12 @@ def result(command: Command, *candidates: Candidate, hint: str | None = None, **
         ("设置风速=2档", THREE_SPEEDS, 66, None),
         ("设置风速=最小", THREE_SPEEDS, 33, None),
         ("设置风速=3档", THREE_SPEEDS, 100, None),
+        (
+            "设置风速=3档",
+            replace(THREE_SPEEDS, value_range={**THREE_SPEEDS.value_range, "step": 33.33}),
+            100,
+            None,
+        ),
         # the ends of a list, by the words that rank its values (自动风 is no end)
         ("设置风速=最大", FAN_MODES, "high", None),
         ("设置风速=最小", FAN_MODES, "low", None),
@@ -1160,6 +1168,30 @@ def test_an_alias_that_is_only_a_kind_word_is_no_name_of_its_own():
     ]  # its own name said: done as said
 
 
+def test_an_alias_naming_a_kind_of_thing_set_apart_is_no_name_of_its_own():
+    """排气扇打开 finding the workshop's fan aliased 抽风机 (folded to 排气扇), on, the bathroom's off."""
+    on = CommandSpec(id="fan.turn_on", description="打开风扇")
+    home = {
+        "fan.w": Device(
+            id="fan.w", name="车间排风扇", room="车间", category="Fan", aliases=["排气扇"], commands=[on]
+        ),
+        "fan.b": Device(id="fan.b", name="二楼排气扇", room="二楼卫生间", category="Fan", commands=[on]),
+    }
+    found = result(
+        Command(a="打开", n="排气扇"),
+        device("fan.w", on.id, "alias_hit"),
+        device("fan.b", on.id, "name_partial"),
+    )
+
+    def running(device_id: str) -> bool | None:
+        return device_id == "fan.w"
+
+    assert decide([found], home, "排气扇打开", running=running).reason is AskReason.WHICH_DEVICE
+    assert [a.device_ids for a in decide([found], home, "车间排风扇打开", running=running).actions] == [
+        ("fan.w",)
+    ]
+
+
 def test_the_end_of_a_list_said_is_carried_out_not_taken_for_a_value_left_unused():
     """风速调到最大: 最大 is the value the action carries (高风), not a number it would drop."""
     home = {
@@ -1610,6 +1642,35 @@ def test_a_change_with_no_value_to_move_from_goes_by_the_devices_step():
     [(command_id, value)] = [(a.command.id, a.value) for a in decision.actions]
     assert command_id == step.id
     assert value < 0
+
+
+def test_a_change_said_goes_by_the_devices_change_command_of_the_same_unit():
+    """亮度调低点 at 70 %: a brightness step of -20, not 50 moved from a value that may be stale; 色温调暖一点
+    stays on the colour temperature (no step of brightness)."""
+    step = CommandSpec(
+        id="light.turn_on:brightness_step_pct",
+        description="调亮或调暗",
+        type="integer",
+        value_range={"minimum": -100, "maximum": 100, "unit": "%"},
+    )
+    lamp = Device(
+        id="light.l",
+        name="吊灯",
+        room="客厅",
+        category="Light",
+        commands=[BRIGHTNESS, step, COLOUR_TEMPERATURE],
+    )
+
+    def current(_device_id: str, command: CommandSpec) -> float | None:
+        return 70 if command.id == BRIGHTNESS.id else 4000
+
+    dimmer = result(Command(a="调低亮度"), device("light.l", BRIGHTNESS.id, "last_mentioned"))
+    warmer = result(Command(a="调低色温"), device("light.l", COLOUR_TEMPERATURE.id, "last_mentioned"))
+    [dimmed] = decide([dimmer], {"light.l": lamp}, "亮度调低点", current=current).actions
+    [warmed] = decide([warmer], {"light.l": lamp}, "色温调低点", current=current).actions
+    assert (dimmed.command.id, dimmed.value) == (step.id, -20)
+    assert warmed.command.id == COLOUR_TEMPERATURE.id
+    assert warmed.value < 4000
 
 
 @pytest.mark.parametrize(("low", "high", "value"), [(30, 80, 65), (0, 100, 75), (1, 100, 75), (40, 70, 60)])

@@ -190,6 +190,33 @@ def test_except_returns_groups_of_everything_outside_the_room(home):
     assert set(members(result)) == expected
 
 
+def test_a_set_leaving_out_a_room_with_none_of_it_is_a_guess(home):
+    """空调除了卧室都关掉, no air conditioner in the bedroom: the user thinks one is there; ask, don't act."""
+    (guess,) = run(
+        home, "空调除了卧室都关掉", cmd("关闭", s="*,!卧室", n="空调", t="AirConditioner", q="except")
+    )
+    (lights,) = run(home, "灯除了卧室都关掉", cmd("关闭", s="*,!卧室", n="灯", t="Light", q="except"))
+    assert guess.meta["exclusion_unmatched"] == ["卧室"]
+    assert decide([guess], by_id(home), "空调除了卧室都关掉").outcome is Outcome.ASK
+    assert "exclusion_unmatched" not in lights.meta
+
+
+def test_a_room_said_earlier_picks_among_the_devices_called_exactly_what_was_said(home):
+    """打开卧室灯和床头灯 where 床头灯 is the living room's: that one, not a light of the bedroom."""
+    named = [*home, light("lamp-9", "阅读灯", "书房")]
+    _, reading = run(
+        named,
+        "打开卧室灯和阅读灯",
+        cmd("打开", s="卧室", n="灯", t="Light"),
+        cmd("打开", n="阅读灯", t="Light"),
+    )
+    _, kind = run(
+        named, "打开卧室灯和灯", cmd("打开", s="卧室", n="灯", t="Light"), cmd("打开", n="灯", t="Light")
+    )
+    assert ids(reading)[0] == "lamp-9"
+    assert ids(kind)[0] in {"lamp-2", "lamp-5"}  # no name: the room said earlier
+
+
 def test_groups_are_formed_by_the_chosen_command_valid_for_every_member(home):
     (result,) = run(home, "把所有灯打开", cmd("打开", n="灯", t="Light", q="all"))
     devices = by_id(home)

@@ -72,6 +72,12 @@ def test_words_of_other_varieties_fold_to_mandarin():
     assert normalize("山咗厨房灯") == "关了厨房灯"  # 闩咗 as speech recognition writes it
     assert normalize("电视声细啲") == "电视声音小一点"
     assert normalize("turn it off first") == "它 关闭 先"  # English first: 先
+    assert normalize("恁把楼下哩灯关喽") == "你把楼下的灯关了"  # Henan 恁 (you), 哩 (的)
+    assert normalize("电视转到哔哩哔哩") == "电视转到哔哩哔哩"  # 哩 inside a name stays
+    assert normalize("楼梯灯全部关爻") == "楼梯灯全部关了"  # Wenzhou 爻
+    assert normalize("叫渠回去") == "叫它回去"  # Wu and Gan 渠: it
+    assert normalize("前陽台電火緊開") == "前阳台灯打开"  # Hokkien 紧 before a verb: quickly
+    assert normalize("主卧空调开起的没得") == "主卧空调开起的没有"  # Sichuanese 没得, not the brand 美的
 
 
 @pytest.mark.parametrize(

@@ -334,8 +334,12 @@ def _nth_step(number: float, value_range: dict[str, Any], *, coarser_than: float
         return None
     if not float(number).is_integer():
         return None
+    if not isinstance(high, (int, float)):
+        return _whole_percent(number * step)
+    if abs(number * step - high) < 1:
+        return high  # the top of three speeds in steps written 33.33: 100, not 99
     level = _whole_percent(number * step)
-    return level if not isinstance(high, (int, float)) or level <= high + STEP_TOLERANCE else None
+    return level if level <= high + STEP_TOLERANCE else None
 
 
 def _off_step(number: float, value_range: dict[str, Any]) -> bool:

@@ -19,7 +19,15 @@ from typing import TYPE_CHECKING, Any
 
 from .arguments import SWITCHED_ON_WORDS, ArgumentProblem, command_argument
 from .fusion import ActionValue, listed_in, takes_argument
-from .gating import DEVICE_WORDS, GENERIC_TYPE_WORDS, TYPE_WORDS, in_category, is_kind_word, is_type_word
+from .gating import (
+    APART_WORDS,
+    DEVICE_WORDS,
+    GENERIC_TYPE_WORDS,
+    TYPE_WORDS,
+    in_category,
+    is_kind_word,
+    is_type_word,
+)
 from .models import (
     ANY_NAME,
     ANY_ROOM,
@@ -617,26 +625,37 @@ def _meant(
 def _by_a_step(
     result: RetrievalResult, top: Candidate, devices: Mapping[str, Device], current: CurrentValues
 ) -> Candidate:
-    """Return the top on its device's change command when a change said has no value to move from.
+    """Return the top on its device's change command when a change is said.
 
-    亮度调低点 on a light whose brightness is not known: brightness_step_pct, not a brightness to ask.
+    亮度调低点: brightness_step_pct, the change itself, whether the brightness is known (not moved
+    from a value that may be stale) or not (nothing to ask); never a change of another unit
+    (色温调暖一点 is no brightness step).
     """
     action = result.command.a
     device = devices.get(top.entity_id) if top.entity_kind == "device" else None
     command = _command_of(device, top.capability_id)
-    if device is None or command is None or relative_direction(action) is None:
+    if device is None or command is None or relative_direction(action) is None or _changes(command):
         return top
-    if command_argument(action, command, current(device.id, command)).problem is not ArgumentProblem.MISSING:
-        return top
-    service = command.id.partition(":")[0]
+    service, unit = command.id.partition(":")[0], (command.value_range or {}).get("unit")
     steps = [
         other
         for other in device.commands
         if other.id.startswith(f"{service}:")
-        and isinstance(low := (other.value_range or {}).get("minimum"), (int, float))
-        and low < 0
+        and _changes(other)
+        and (other.value_range or {}).get("unit") == unit
     ]
-    return replace(top, capability_id=steps[0].id) if len(steps) == 1 else top
+    if (
+        len(steps) != 1
+        or command_argument(action, steps[0], current(device.id, steps[0])).problem is not None
+    ):
+        return top
+    return replace(top, capability_id=steps[0].id)
+
+
+def _changes(command: CommandSpec) -> bool:
+    """Return True for a change command: its range goes below zero (brightness_step_pct)."""
+    low = (command.value_range or {}).get("minimum")
+    return isinstance(low, (int, float)) and low < 0
 
 
 _NOT_TAKEN = frozenset({ArgumentProblem.MISSING, ArgumentProblem.UNKNOWN_VALUE})
@@ -838,7 +857,7 @@ def _changes_nothing(
     if top.entity_kind != "device" or device is None or action not in {ACTION_ON, ACTION_OFF}:
         return False
     wanted = action == ACTION_ON
-    if running(device.id) is not wanted or _says_name(device, text, MIN_NAME_LENGTH, own=True):
+    if running(device.id) is not wanted or _says_name(device, text, MIN_NAME_LENGTH, own=True, things=True):
         return False
     kind = compact(result.command.n)
     said_kind = kind if is_kind_word(kind) else None
@@ -1285,17 +1304,23 @@ def _called(device: Device) -> list[str]:
     return [compact(n) for n in (device.name, *device.aliases, device_label(device)) if n]
 
 
-def _says_name(device: Device | None, text: str, shortest: int = 1, *, own: bool = False) -> bool:
+def _says_name(
+    device: Device | None, text: str, shortest: int = 1, *, own: bool = False, things: bool = False
+) -> bool:
     """Return True when the utterance holds the device's whole name, an alias, or its room and name.
 
     Names shorter than ``shortest`` characters (compacted: lamp is 灯) do not count; with ``own``,
-    nor do those that only say a kind (an alias 电视 or 台灯 is no name of the device's own).
+    nor do those that only say a kind (an alias 电视 or 台灯 is no name of the device's own); with
+    ``things`` too, nor those naming a kind of thing set apart (an alias 抽风机, an exhaust fan).
     """
     if device is None:
         return False
     said = compact(text)
     return any(
-        len(name) >= shortest and not (own and is_kind_word(name)) and name in said
+        len(name) >= shortest
+        and not (own and is_kind_word(name))
+        and not (things and name in APART_WORDS)
+        and name in said
         for name in _called(device)
     )
 

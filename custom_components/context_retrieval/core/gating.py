@@ -163,6 +163,10 @@ def category_named(name: str) -> str | None:
     return TYPE_WORDS[ending] if ending is not None else None
 
 
+APART_WORDS = frozenset(word for entry in DEVICE_WORDS.values() for word in entry.apart)
+"""Words naming things a category's words set apart (排气扇, 油烟机, 晾衣架): kinds of things too."""
+
+
 def is_kind_word(word: str) -> bool:
     """Return True when a word (compacted) only says a kind of device (灯, 电视, 台灯, 吊扇), no name."""
     return is_type_word(word) or word in TYPE_WORDS

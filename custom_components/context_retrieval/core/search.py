@@ -212,8 +212,7 @@ class CommandSearch:
         pool = np.flatnonzero(mask)
         room_hit = bool(include) and "scope_include_fallback" not in scope.meta
         if self.ir.quantifier in (Quantifier.ALL, Quantifier.EXCEPT):
-            carry = not include and not self.ir.scope_exclude
-            bulk = self._bulk(command, pool, category, room_hit=room_hit, carry=carry)
+            bulk = self._bulk(command, pool, category, room_hit=room_hit, include=include)
             if only_apart and bulk.hint is None:
                 bulk.hint = NAME_NOT_FOUND
             return bulk
@@ -230,6 +229,20 @@ class CommandSearch:
             # 关掉 / 把它关掉 with nothing to point back to: the candidates are only guesses.
             result.hint = NO_TARGET
         return result
+
+    def _rooms_leaving_nothing_out(self, include: frozenset[str], category: str | None) -> list[str]:
+        """Return the rooms a set leaves out that hold none of its kind (暖气除了老人房, heated by none).
+
+        The user thinks something there is one of them: which the set is, is a guess.
+        """
+        whole = self.index.rooms.apply(include, ()).mask
+        kind = self.index.category_masks.get(category) if category else None
+        nothing = []
+        for room in sorted(self.ir.scope_exclude):
+            removed = whole & ~self.index.rooms.apply(include, (room,)).mask
+            if not (removed if kind is None else removed & kind).any():
+                nothing.append(room)
+        return nothing
 
     def _with_implied_quantifier(self) -> QueryIR:
         """Return the IR with ``q=one`` corrected when the command plainly targets a set.
@@ -735,8 +748,13 @@ class CommandSearch:
         # worded: the name is who, the action's similarity only how (卷帘's 放下 for 关闭).
         exact = np.array([self._is_exact_name(names.get(int(p), NO_MATCH)) for p in pool], dtype=bool)
         keyword += (vector_weight / keyword_weight) * exact
-        # A matching device in the room said earlier comes before any other (the others stay).
+        # A matching device in the room said earlier comes before any other (the others stay),
+        # unless none there is called by the name said and a device elsewhere is called exactly
+        # that (玄关灯和阳台灯: the 阳台灯, not a light of the 玄关).
         carried = self._in_carried_rooms(pool)
+        called = np.array([int(p) in names and names[int(p)].via != "type" for p in pool], dtype=bool)
+        if exact.any() and not (carried & called).any():
+            carried[:] = False
         keyword += _outranking_span(keyword_weight, vector_weight) * carried
         # Between otherwise equal devices, the one more of whose name the utterance says (its
         # room words aside: those are the scope's evidence).
@@ -852,12 +870,22 @@ class CommandSearch:
         return reasons
 
     def _bulk(
-        self, command: Command, pool: np.ndarray, category: str | None, *, room_hit: bool, carry: bool = False
+        self,
+        command: Command,
+        pool: np.ndarray,
+        category: str | None,
+        *,
+        room_hit: bool,
+        include: frozenset[str],
     ) -> RetrievalResult:
         """Return groups covering every target of an all/except command.
 
-        With ``carry``, the targets keep to the room an earlier command named when it has some.
+        A set said with no room keeps to the room an earlier command named when it has some; one
+        leaving out a room that has none of it is a guess (``exclusion_unmatched``).
         """
+        carry = not include and not self.ir.scope_exclude
+        if leaving_nothing := self._rooms_leaving_nothing_out(include, category):
+            self.meta["exclusion_unmatched"] = leaving_nothing
         hints = self._name_hints(pool, category)
         if hints:
             scores = self._name_scores(pool, hints)

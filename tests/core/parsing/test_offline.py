@@ -419,9 +419,17 @@ def test_a_room_said_after_the_command_is_its_room(text: str) -> None:
     assert (command.a, command.s, command.n, command.q) == ("打开", "卧室", "空调", "one")
 
 
-@pytest.mark.parametrize(("text", "action"), [("算了，还是开着吧", "打开"), ("让它关着就好", "关闭")])
+@pytest.mark.parametrize(
+    ("text", "action"),
+    [
+        ("算了，还是开着吧", "打开"),
+        ("让它关着就好", "关闭"),
+        ("把窗帘关着", "关闭"),
+        ("台灯帮我开着", "打开"),
+    ],
+)
 def test_a_state_said_as_what_to_keep_is_an_action(text: str, action: str) -> None:
-    """还是开着吧 asks to keep it on; 开着吗 stays a question."""
+    """还是开着吧 asks to keep it on, as 把窗帘关着 and 台灯帮我开着 ask for it; 开着吗 stays a question."""
     [command] = parse_offline(text, ROOMS, DEVICE_NAMES)
     [question] = parse_offline("卧室灯开着吗", ROOMS, DEVICE_NAMES)
 
@@ -1519,6 +1527,9 @@ def test_the_one_pointed_at_by_its_measure_word_for_strips_is_the_one_mentioned(
         ("灯都关了，台灯跟落地灯留着", "*", ("台灯", "落地灯")),
         ("台灯和落地灯留着，其他灯都关掉", "*", ("台灯", "落地灯")),
         ("窗帘都打开，卧室的别动", "*,!卧室", ()),
+        ("灯都关掉，卧室的不要", "*,!卧室", ()),  # the room said alone with 不要 / 不用
+        ("空调都开起来，书房的不用", "*,!书房", ()),
+        ("灯都关掉，卧室的灯不要关", "*,!卧室", ()),  # the set's kind said again
     ],
 )
 def test_what_is_kept_as_it_is_is_left_out_of_the_set(text: str, rooms: str, left_out: tuple) -> None:
@@ -1597,3 +1608,29 @@ def test_the_values_a_homes_devices_take_are_its_value_words():
     calls = DeviceCalls.of([], values=["紅色", "红", "暖光", "制热"])
 
     assert calls.value_words == frozenset({"红色", "暖光"})
+
+
+def test_what_a_device_lacks_said_after_a_command_is_why_not_another_command() -> None:
+    """台灯打开，老伙计没水了: the lamp only; 老伙计 is not switched on too."""
+    assert [c.to_dict() for c in parse_offline("台灯打开，老伙计没水了", ROOMS, DEVICE_NAMES)] == [
+        cmd("打开", n="台灯", t="Light")
+    ]
+
+
+def test_a_demonstrative_said_of_a_rooms_kind_points_at_one_of_them() -> None:
+    """卧室那个灯: one of the bedroom's lights (asked which), not all of them as 卧室的灯 is switched off."""
+    [one] = parse_offline("卧室那个灯关掉", ROOMS, DEVICE_NAMES)
+    [every] = parse_offline("卧室的灯关掉", ROOMS, DEVICE_NAMES)
+    assert (one.s, one.n, one.q) == ("卧室", "灯", "one")
+    assert every.q == "all"
+
+
+def test_a_name_only_one_device_has_takes_no_room_said_before_it() -> None:
+    """打开玄关灯和阳台灯: 阳台灯 is the one light called so, not the 玄关's; 落地灯 is the room's."""
+    rooms, names = ["玄关", "客厅", "观景阳台"], ["玄关灯", "阳台灯", "吊灯", "落地灯"]
+    parser = OfflineParser.build(rooms, names, calls=DeviceCalls(sole_names=frozenset({"阳台灯", "落地灯"})))
+    assert [(c.s, c.n) for c in parser.parse("打开玄关灯和阳台灯")] == [("玄关", "灯"), ("*", "阳台灯")]
+    assert [(c.s, c.n) for c in parser.parse("打开客厅的吊灯和落地灯")] == [
+        ("客厅", "吊灯"),
+        ("客厅", "落地灯"),
+    ]

@@ -23,6 +23,7 @@ from custom_components.context_retrieval.core.gating import (
     TYPE_WORDS,
     category_named,
     is_borrowed_type_word,
+    is_kind_word,
     is_type_word,
 )
 from custom_components.context_retrieval.core.models import (
@@ -1007,13 +1008,16 @@ def _says_why(tokens: Sequence[_Token]) -> bool:
 
     After a command, such a clause says why (人都上楼了, 等下睡觉用): its subject is no device.
     An unknown word after a target is its verb (水壶也烧上), a second command; a kind of device
-    said (看电视晃眼睛) may be what it is about; one keeping devices out (淨係留返台灯) says what to do.
+    said (看电视晃眼睛) may be what it is about; one keeping devices out (淨係留返台灯) says what to do;
+    one saying what is lacking (水箱没水了) says why, whatever it names.
     """
     if any(
         token.kind in _KEEPING_KINDS or (token.kind is _Kind.NAME and is_type_word(token.value))
         for token in tokens
     ):
         return False
+    if any(token.kind is _Kind.OTHER and token.text in _LACKING for token in tokens):
+        return True  # 水箱没水了: what a device lacks, not what to do to it
     said = [token.kind for token in tokens if token.kind not in {_Kind.FILLER, _Kind.PRON, _Kind.SEP}]
     if said and said[0] is _Kind.ROOM and _Kind.OTHER in said and not {_Kind.NAME, _Kind.TYPE} & set(said):
         return True  # 娭毑要过去: a room's owner doing something, not where to do it
@@ -1243,8 +1247,11 @@ def _left_out_of(
     if _only_exclusion(clause) and clause.targets[0].left_out:
         named, negated = list(clause.targets[0].left_out), True  # 全部关掉，留台灯: all but the desk lamp
     sets = previous and all(target.quantifier in {Quantifier.ALL, Quantifier.EXCEPT} for target in previous)
-    if sets and commands and _only_exclusion(clause) and (rooms := clause.targets[0].exclude):
-        # 所有窗帘打开，除了主人房的: the set before leaves the room out
+    verbs = {token.value for token in clause.tokens if token.kind in _SWITCH_KINDS}
+    rooms = clause.targets[0].exclude if _only_exclusion(clause) else []
+    rooms = rooms or (_rooms_said_alone(clause, previous) if negated else [])
+    if sets and commands and rooms and not verbs - {commands[-1].a}:
+        # 所有窗帘打开，除了主人房的 / 空调都开起来，客房的不用: the set before leaves the room out
         last = commands[-len(previous) :]
         left = [
             replace(c, s=",".join([c.s, *(f"!{room}" for room in rooms)]), q=Quantifier.EXCEPT) for c in last
@@ -1252,12 +1259,20 @@ def _left_out_of(
         return [*commands[: -len(previous)], *left]
     if not named or not negated or not sets or not commands:
         return None
-    verbs = {token.value for token in clause.tokens if token.kind in _SWITCH_KINDS}
     if verbs - {commands[-1].a}:
         return None
     last = commands[-len(previous) :]
     left = [replace(c, q=Quantifier.EXCEPT, x=(*c.x, *named)) for c in last]
     return [*commands[: -len(previous)], *left]
+
+
+def _rooms_said_alone(clause: _Clause, previous: Sequence[_Target]) -> list[str]:
+    """Return the rooms of a clause naming only rooms, or them and the set's kind (客房的（空调）)."""
+    kinds = {ANY_NAME, *(target.name for target in previous)}
+    targets = clause.targets
+    if not targets or any(not t.include or t.exclude or t.name not in kinds for t in targets):
+        return []
+    return [room for target in targets for room in target.include]
 
 
 def _leaves_alone(clause: _Clause) -> bool:
@@ -1630,12 +1645,35 @@ def _reclassify(tokens: list[_Token]) -> list[_Token]:
     for index, token in enumerate(tokens):
         following = tokens[index + 1] if index + 1 < len(tokens) else None
         fixed.append(_in_context(token, fixed[-1] if fixed else None, following))
-    return [
+    fixed = [
         _Token(_Kind.FILLER, token.text, token.text)
         if _adjusts(token, fixed[index + 1 : index + 2])
         else token
         for index, token in enumerate(fixed)
     ]
+    return [_kept_as_asked(fixed, index) or token for index, token in enumerate(fixed)]
+
+
+def _kept_as_asked(tokens: Sequence[_Token], index: int) -> _Token | None:
+    """把卷帘门关着, 天台灯帮我开着: a state ending a clause that asks for it (把, 帮我) is an action.
+
+    None unless the state ends its clause (fillers aside), a word asking someone to do it comes
+    before it in the clause, and nothing else in the clause asks or is left unread.
+    """
+    token = tokens[index]
+    if token.kind is not _Kind.QUERY or token.text not in _KEPT_STATES:
+        return None
+    start, end = _clause_bounds(tokens, index)
+    before, after = tokens[start:index], tokens[index + 1 : end]
+    if any(t.kind is not _Kind.FILLER for t in after) or not any(t.text in _ASKING_TO_DO for t in before):
+        return None
+    if any(t.kind in {_Kind.QUERY, _Kind.ASK, _Kind.OTHER} for t in before):
+        return None
+    return _Token(_KEPT_STATES[token.text], token.text, token.text)
+
+
+_ASKING_TO_DO = frozenset({"把", "将", "帮我", "给我", "帮忙", "麻烦", "请"})
+"""Words asking someone to do something to a thing: a state they ask for is to be brought about."""
 
 
 def _adjusts(token: _Token, following: Sequence[_Token]) -> bool:
@@ -1913,13 +1951,18 @@ def _read_clause(tokens: list[_Token], lexicon: OfflineParser) -> _Clause:
     plural = _says_plural(tokens) or any(token.text in _PLURAL_PRONOUNS for token in tokens)
     if quantifier is None and (plural or any(token.text in _WHICH_WORDS for token in tokens)):
         quantifier = Quantifier.ALL  # 客厅的灯哪盏开着 asks about every light there; 那些灯
+    if quantifier is None and _Kind.ROOM in kinds and _points_at_one(tokens):
+        quantifier = Quantifier.ONE  # 客厅那个灯: one of the lights there, not all of them
     targets: list[_Target] = []
     pending: list[str] = []
     last_rooms: list[str] = []
     phrases, rooms_after = _phrases(tokens)
     for phrase, rooms_before in phrases:
         pending.extend(rooms_before)
-        rooms = pending or last_rooms
+        # 玄关灯和阳台灯: the one device called 阳台灯 is not the 玄关's; a kind (落地灯) is the room's
+        name = compact("".join(token.value for token in phrase))
+        own = name in lexicon.calls.sole_names and not is_kind_word(name)
+        rooms = pending or ([] if own else last_rooms)
         targets.append(_phrase_target(phrase, rooms, lexicon))
         targets[-1].the_rooms = _said_as_the_rooms(tokens, phrase)
         last_rooms, pending = list(rooms), []
@@ -2050,6 +2093,17 @@ def _take_named_mode(tokens: list[_Token]) -> tuple[list[_Token], str]:
     if effect:  # 星空顶开流星效果: the effect 流星, the attribute kept to say what it sets
         return [*tokens[:first], said[-1]], "".join(token.text for token in said[start:-1])
     return tokens[:first], "".join(token.text for token in said[start:])
+
+
+def _points_at_one(tokens: Sequence[_Token]) -> bool:
+    """Return True when a demonstrative with its measure word says the name after it (那个灯, 这盏灯)."""
+    said = [token for token in tokens if token.kind is not _Kind.FILLER]
+    return any(
+        token.kind is _Kind.PRON
+        and token.value == _DEMONSTRATIVE
+        and following.kind in {_Kind.NAME, _Kind.TYPE}
+        for token, following in itertools.pairwise(said)
+    )
 
 
 def _points_back(tokens: Sequence[_Token]) -> bool:
