@@ -190,6 +190,17 @@ def test_except_returns_groups_of_everything_outside_the_room(home):
     assert set(members(result)) == expected
 
 
+def test_everything_of_a_room_said_as_things_switches_all_that_switches(home):
+    """客厅的东西全部关掉: the lights, the air conditioner, not the curtain (it closes); 客厅全部关掉 asks."""
+    (things,) = run(home, "客厅的东西全部关掉", cmd("关闭", s="客厅", q="all"))
+    (bare,) = run(home, "客厅全部关掉", cmd("关闭", s="客厅", q="all"))
+    decision = decide([things], by_id(home), "客厅的东西全部关掉")
+    switched = {d for action in decision.actions for d in action.device_ids}
+    assert {"lamp-1", "lamp-3", "ac-1"} <= switched
+    assert "blind-1" not in switched
+    assert decide([bare], by_id(home), "客厅全部关掉").outcome is Outcome.ASK
+
+
 def test_a_set_leaving_out_a_room_with_none_of_it_is_a_guess(home):
     """空调除了卧室都关掉, no air conditioner in the bedroom: the user thinks one is there; ask, don't act."""
     (guess,) = run(

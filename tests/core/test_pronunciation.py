@@ -178,6 +178,15 @@ def test_sh_said_as_f_before_u_is_heard_as_the_home_word(said, home_word):
     assert index.word_like(said) == home_word
 
 
+@pytest.mark.parametrize(
+    ("said", "home_word"), [("夜水器", "热水器"), ("业水器", "热水器"), ("电叶炕", "电热炕")]
+)
+def test_r_said_as_y_is_heard_as_the_home_word(said, home_word):
+    """The northeast and Jiaoliao Mandarin (Qingdao, Dalian) say 热 re as ye."""
+    index = SoundIndex.build([home_word, "客厅"])
+    assert index.word_like(said) == home_word
+
+
 def test_a_syllable_may_be_respelled_several_ways():
     folding = SoundFolding.from_data(
         {"initials": {"ch": "c"}, "finals": {"ang": "an"}, "syllables": {"chuang": ["cang", "fang"]}}

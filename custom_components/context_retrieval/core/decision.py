@@ -22,6 +22,7 @@ from .fusion import ActionValue, listed_in, takes_argument
 from .gating import (
     APART_WORDS,
     DEVICE_WORDS,
+    EVERYTHING_WORDS,
     GENERIC_TYPE_WORDS,
     TYPE_WORDS,
     in_category,
@@ -285,6 +286,8 @@ def decide(  # noqa: PLR0913 - the results, what they are read against, and the 
         before = len(turn.actions)
         if _acts_on_all_mentioned(result, devices):
             decision = _act_on_every_candidate(result, devices, turn, current)
+        elif _switches_everything(result, text):
+            decision = _switch_every_set(result, devices, turn, current)
         else:
             live = _Live(
                 current,
@@ -980,6 +983,39 @@ def _act_on_every_candidate(
         if asked is not None:
             return asked
     return None
+
+
+def _switches_everything(result: RetrievalResult, text: str) -> bool:
+    """Return True for switching every device of a place, said as things (工作室的东西全部关掉)."""
+    command = result.command
+    return (
+        command.a in {ACTION_ON, ACTION_OFF}
+        and command.n == ANY_NAME
+        and command.q in {Quantifier.ALL, Quantifier.EXCEPT}
+        and any(word in compact(text) for word in EVERYTHING_WORDS)
+        and not _asks_back(result)
+        and not any(key in result.meta for key in GUESSED)  # 除了冰箱 with no fridge: ask
+        and bool(result.candidates)
+        and all(candidate.entity_kind == "group" for candidate in result.candidates)
+    )
+
+
+def _switch_every_set(
+    result: RetrievalResult, devices: Mapping[str, Device], turn: _Turn, current: CurrentValues
+) -> Decision | None:
+    """Add switching each set that switches to ``turn``: not closing covers or valves, nor locking."""
+    for candidate in result.candidates:
+        targets = _targets(candidate, result)
+        if any(d in devices and devices[d].category in CLOSING_CATEGORIES for d in targets):
+            continue
+        asked = _action(result.command.a, candidate, targets, devices, turn, current)
+        if asked is not None:
+            return asked
+    return None
+
+
+CLOSING_CATEGORIES = frozenset({"Blind", "Valve", "GarageDoor", "SmartLock"})
+"""Categories that 关 closes or locks rather than switches off: not among a room's things switched."""
 
 
 def _by_direction(result: RetrievalResult, top: Candidate, devices: Mapping[str, Device]) -> Candidate | None:

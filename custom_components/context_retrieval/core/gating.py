@@ -163,6 +163,9 @@ def category_named(name: str) -> str | None:
     return TYPE_WORDS[ending] if ending is not None else None
 
 
+EVERYTHING_WORDS = frozenset({"东西", "电器", "家电", "设备"})
+"""Words naming every device, whatever its kind: 工作室的东西全部关掉 switches off all that switches."""
+
 APART_WORDS = frozenset(word for entry in DEVICE_WORDS.values() for word in entry.apart)
 """Words naming things a category's words set apart (排气扇, 油烟机, 晾衣架): kinds of things too."""
 

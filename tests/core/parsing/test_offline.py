@@ -1634,3 +1634,16 @@ def test_a_name_only_one_device_has_takes_no_room_said_before_it() -> None:
         ("客厅", "吊灯"),
         ("客厅", "落地灯"),
     ]
+
+
+def test_a_home_word_after_a_device_and_on_before_a_mode_word_is_the_mode() -> None:
+    """老伙计开干衣模式: the mode 干衣 of 老伙计 (a value its home calls 干衣), no scene of its own."""
+    assert [c.to_dict() for c in parse_offline("老伙计开干衣模式", ROOMS, [*DEVICE_NAMES, "干衣"])] == [
+        cmd("设置=干衣模式", n="老伙计")
+    ]
+
+
+def test_a_state_said_after_a_command_is_what_to_do_unless_said_of_all() -> None:
+    """电视关了，台灯开着: the lamp on too; 空调关了吧，窗户都开着 says why (都: what they all are)."""
+    assert [c.a for c in parse_offline("电视关了，台灯开着", ROOMS, DEVICE_NAMES)] == ["关闭", "打开"]
+    assert [c.a for c in parse_offline("空调关了吧，窗帘都开着", ROOMS, DEVICE_NAMES)] == ["关闭", "查询状态"]

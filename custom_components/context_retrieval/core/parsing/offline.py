@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from custom_components.context_retrieval.core.gating import (
     DEVICE_WORDS,
+    EVERYTHING_WORDS,
     GENERIC_TYPE_WORDS,
     TYPE_WORDS,
     category_named,
@@ -414,6 +415,7 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     **_words(_Kind.FILLER, "现在", "目前", "当前", "谢谢", "也", "是", "直接"),
     **_words(_Kind.FILLER, "些", "一些"),  # 调亮些, 开大些: a little, as 一点
     **_words(_Kind.FILLER, "我们", "咱们", "俺们"),
+    **_words(_Kind.FILLER, *EVERYTHING_WORDS),  # 工作室的东西全部关掉: no kind of device, every one
     **_mapped(_Kind.ON, {"开机": ACTION_ON}),  # PS5 开机: switched on
     **_mapped(_Kind.OFF, {"关机": ACTION_OFF}),
     **_words(_Kind.FILLER, "这么", "那么"),  # 这么冷? 调高两度: how cold, no device called 这
@@ -1657,15 +1659,20 @@ def _reclassify(tokens: list[_Token]) -> list[_Token]:
 def _kept_as_asked(tokens: Sequence[_Token], index: int) -> _Token | None:
     """把卷帘门关着, 天台灯帮我开着: a state ending a clause that asks for it (把, 帮我) is an action.
 
-    None unless the state ends its clause (fillers aside), a word asking someone to do it comes
-    before it in the clause, and nothing else in the clause asks or is left unread.
+    So is one said after a command (电视关了，小夜灯开着). None unless the state ends its clause
+    (fillers aside), a word asking someone to do it comes before it in the clause or a switching
+    verb in a clause before, and nothing else in the clause asks or is left unread.
     """
     token = tokens[index]
     if token.kind is not _Kind.QUERY or token.text not in _KEPT_STATES:
         return None
     start, end = _clause_bounds(tokens, index)
     before, after = tokens[start:index], tokens[index + 1 : end]
-    if any(t.kind is not _Kind.FILLER for t in after) or not any(t.text in _ASKING_TO_DO for t in before):
+    after_a_command = any(t.kind in _SWITCH_KINDS for t in tokens[:start]) and not any(
+        t.kind is _Kind.ALL for t in before
+    )  # 空调关了吧，窗户都开着: what all of them are, why
+    asked = any(t.text in _ASKING_TO_DO for t in before) or after_a_command
+    if any(t.kind is not _Kind.FILLER for t in after) or not asked:
         return None
     if any(t.kind in {_Kind.QUERY, _Kind.ASK, _Kind.OTHER} for t in before):
         return None
@@ -2087,6 +2094,13 @@ def _take_named_mode(tokens: list[_Token]) -> tuple[list[_Token], str]:
     start = len(said) - 1
     while start > 0 and said[start - 1].kind is _Kind.OTHER:
         start -= 1
+    if (
+        start == len(said) - 1
+        and start > 1
+        and said[start - 1].kind is _Kind.NAME
+        and said[start - 2].kind is _Kind.ON
+    ):
+        start -= 1  # 德业开干衣模式: a home's word after 开 names the mode
     if start == len(said) - 1 or not any(token.kind in _HEAD_KINDS for token in said[:start]):
         return tokens, ""
     first = tokens.index(said[start])
