@@ -105,6 +105,15 @@ def test_no_variant_word_is_folded_across_a_home_word():
     assert HomeWords.build([]).separate("開細") == "开细"
 
 
+def test_a_verb_and_its_object_said_apart_are_the_home_word_they_make():
+    """浇一下花 and 淋下啲花 are the home's 浇花 and 淋花; 厅啲灯 is the room's lights, not a 厅灯."""
+    home = HomeWords.build(["浇花", "淋花", "厅灯"])
+    assert home.rejoined("帮我浇一下花") == ("帮我浇花", {"浇一下花": "浇花"})
+    assert home.rejoined("淋下啲花啦") == ("淋花啦", {"淋下啲花": "淋花"})
+    assert home.rejoined("闩咗厅啲灯") == ("闩咗厅啲灯", {})
+    assert home.rejoined("烧一下水") == ("烧一下水", {})  # no home word 烧水
+
+
 @pytest.mark.parametrize(
     ("said", "read"),
     [

@@ -173,10 +173,11 @@ def _parse(
         # Rooms, device names and type words heard wrong (除房 for 厨房, 垫扇 for 电扇) would mislead
         # the parser (除 as 除了); values said (三成) are numbers, never words misheard (三层).
         spoken, latin = index.latin_names.respell(spoken)  # home pot: HomePod
+        spoken, joined = index.home_words.rejoined(spoken)  # 浇一下花: the script 浇花
         heard, respelled = index.word_sounds.respell(
             spoken, value_spans(spoken), cantonese=says_cantonese(spoken)
         )
-        respelled = latin | respelled
+        respelled = joined | latin | respelled
         meta: dict[str, Any] = {"parse": "offline"} | ({"heard_as": respelled} if respelled else {})
         commands, unread, remarks, unread_if_carried = index.offline_parser.read(heard)
         if unread:

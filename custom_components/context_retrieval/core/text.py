@@ -235,6 +235,12 @@ MIN_HOME_WORD = 2
 """Characters a home word needs to be kept whole (灯 alone is no name)."""
 
 
+_SPLIT_WORD = re.compile(r"([\u4e00-\u9fff])((?:一下|下|一点|点|啲|一会儿|一会){1,2})([\u4e00-\u9fff])")
+"""A verb and its object said apart (浇一下花, 淋下啲花): what may come between them."""
+_OF_THOSE = "啲"
+"""Cantonese 啲 alone between two words makes a noun phrase (厅啲灯), no verb said apart from its object."""
+
+
 @dataclass(frozen=True, slots=True)
 class HomeWords:
     """The words a home calls its rooms and devices: no variant word is folded across their edges.
@@ -264,6 +270,23 @@ class HomeWords:
                 break
             text = f"{text[:cut]} {text[cut:]}"
         return text
+
+    def rejoined(self, text: str) -> tuple[str, dict[str, str]]:
+        """Return ``text`` with a verb and its object said apart joined into the home word they make.
+
+        浇一下花 is 浇花 in a home with a script (or a pump) called so: a verb-object word is split
+        in speech by 一下, 下, 一点 or 啲 (淋下啲花). Also returns what was joined, as said.
+        """
+        joined: dict[str, str] = {}
+
+        def join(match: re.Match[str]) -> str:
+            word = match.group(1) + match.group(3)
+            if word not in self.words or match.group(2) == _OF_THOSE:
+                return match.group(0)  # 厅啲灯: the room's lights (啲 before a noun), no 厅灯 said apart
+            joined[match.group(0)] = word
+            return word
+
+        return _SPLIT_WORD.sub(join, text), joined
 
     def _first_cut(self, text: str, variants: list[tuple[int, int]]) -> int | None:
         """Return the edge of a home word that a variant word crosses, or None."""
