@@ -1647,3 +1647,11 @@ def test_a_state_said_after_a_command_is_what_to_do_unless_said_of_all() -> None
     """电视关了，台灯开着: the lamp on too; 空调关了吧，窗户都开着 says why (都: what they all are)."""
     assert [c.a for c in parse_offline("电视关了，台灯开着", ROOMS, DEVICE_NAMES)] == ["关闭", "打开"]
     assert [c.a for c in parse_offline("空调关了吧，窗帘都开着", ROOMS, DEVICE_NAMES)] == ["关闭", "查询状态"]
+
+
+@pytest.mark.parametrize(("text", "value"), [("电视切到有线电视", "有线电视"), ("电视转第四台", "第四台")])
+def test_a_value_the_home_lists_is_read_whole(text: str, value: str) -> None:
+    """有线电视 is a source, not 有线 and a television; 第四台 (Taiwan's cable) is no count of four."""
+    calls = DeviceCalls(value_words=frozenset({"有线电视", "第四台"}))
+    [command] = OfflineParser.build(ROOMS, DEVICE_NAMES, calls=calls).parse(text)
+    assert (command.a, command.n) == (f"设置={value}", "电视")

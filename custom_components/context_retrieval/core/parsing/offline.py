@@ -700,6 +700,15 @@ class DeviceCalls:
         )
 
 
+def _holds_an_action(text: str, words: Mapping[str, tuple[_Kind, str]]) -> bool:
+    """Return True when a word of an action (a verb, a mode, a task) is part of ``text``."""
+    return any(
+        words.get(text[start:end], (_Kind.OTHER, ""))[0] in _ACTION_WORD_KINDS
+        for start in range(len(text))
+        for end in range(start + 1, len(text) + 1)
+    )
+
+
 _MOVING_DOORS = frozenset({_COVER, "GarageDoor"})
 """Categories of what opens as a door does: a garage door, a cover called a gate or a door."""
 
@@ -782,6 +791,11 @@ class OfflineParser:
                 names[full] = (_Kind.NAME, device_name.strip())  # 车库门口灯, in the garden
         words.update(names)
         words.update(room_words)
+        for value in sorted((calls or DeviceCalls()).value_words):
+            # 切到有线电视, 转第四台: a value the home lists is read whole, unless it says an action
+            # (a washer's 开始洗衣服 keeps its verb 开始)
+            if has_han(value) and value not in words and not _holds_an_action(value, words):
+                words[value] = (_Kind.OTHER, value)
         return cls(
             words=words,
             lengths=tuple(sorted({len(word) for word in words}, reverse=True)),
