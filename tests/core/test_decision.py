@@ -1709,3 +1709,29 @@ def test_a_set_shrunk_to_the_one_listing_the_value_said_is_that_device():
     taken = decide([found("设置=爱奇艺")], home, "电视换到爱奇艺")
     assert [(a.device_ids, a.value) for a in taken.actions] == [(("tv.a",), "爱奇艺")]
     assert decide([found("打开")], home, "电视打开").outcome is Outcome.ASK  # shrunk by no value said
+
+
+def test_a_bare_number_said_of_a_device_is_the_one_range_holding_it():
+    """炕调到四十: an electric bed-warmer's target temperature (30-50), not its mode found first."""
+    mode = CommandSpec(
+        id="climate.set_hvac_mode:hvac_mode",
+        description="设置空调模式",
+        value_list=[{"value": "off", "description": "关闭"}, {"value": "heat", "description": "制热"}],
+    )
+    target = CommandSpec(
+        id="climate.set_temperature:temperature",
+        description="设置目标温度",
+        value_range={"minimum": 30, "maximum": 50, "step": 1, "unit": "°C"},
+    )
+    reading = CommandSpec(
+        id="state:temperature",
+        description="目标温度",
+        readable=True,
+        value_range={"minimum": 30, "maximum": 50},
+    )
+    kang = Device(
+        id="climate.k", name="电热炕", room="老人屋", category="Unknown", commands=[mode, target, reading]
+    )
+    found = result(Command(a="设置=40", n="炕"), device("climate.k", mode.id, "alias_hit"))
+    [action] = decide([found], {"climate.k": kang}, "炕调到四十").actions
+    assert (action.command.id, action.value) == (target.id, 40)

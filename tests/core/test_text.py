@@ -80,6 +80,7 @@ def test_words_of_other_varieties_fold_to_mandarin():
     assert normalize("主卧空调开起的没得") == "主卧空调开起的没有"  # Sichuanese 没得, not the brand 美的
     assert normalize("客厅灯关倒咯") == "客厅灯关掉"  # Guizhou V倒 as an order, 咯 a particle
     assert normalize("热水器搞起嘎") == "热水器打开"
+    assert normalize("净化器调成 favorite 模式") == "净化器调成 最爱 模式"  # Xiaomi's 最爱模式
 
 
 @pytest.mark.parametrize(

@@ -458,7 +458,8 @@ def _decide_one(
         top, targets = taking, (taking.entity_id,)  # 床头灯 color 换成 pink: the bedside light with colours
     top = _by_a_step(result, top, devices, current)
     if (meant := _meant(result, top, devices, text, live)) is not None:
-        top, targets = meant, (meant.entity_id,)
+        # the device found again keeps the command chosen for it above (the range taking 四十)
+        top, targets = (top if meant.entity_id == top.entity_id else meant), (meant.entity_id,)
     # 客厅的灯关了 finding 楼上客厅灯, off, with 楼下客厅's lights on: which was meant?
     if (
         (meant is None and _asks_back(result))
@@ -686,8 +687,9 @@ def _the_one_taking_the_value(
         other
         for other in device.commands
         if other.id != command.id
-        and attribute
-        and attribute in other.description
+        # 炕调到四十二: a number said of nothing named is the one range holding it (30-50 °C)
+        and ((attribute and attribute in other.description) or (not attribute and other.value_range))
+        and not other.readable
         and takes_argument(other)
         and command_argument(action, other).problem is None
     ]
