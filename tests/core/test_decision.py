@@ -1735,3 +1735,34 @@ def test_a_bare_number_said_of_a_device_is_the_one_range_holding_it():
     found = result(Command(a="设置=40", n="炕"), device("climate.k", mode.id, "alias_hit"))
     [action] = decide([found], {"climate.k": kang}, "炕调到四十").actions
     assert (action.command.id, action.value) == (target.id, 40)
+
+
+def test_warmth_said_of_a_rooms_lights_moves_one_with_a_colour_temperature_never_a_brightness():
+    """儿童房的灯光调暖一点 ranking a desk lamp without colour temperature first: the room's light that has
+    one is warmed; none is dimmed instead."""
+    step = CommandSpec(
+        id="light.turn_on:brightness_step_pct",
+        description="调亮或调暗",
+        type="integer",
+        value_range={"minimum": -100, "maximum": 100, "unit": "%"},
+    )
+    home = {
+        "light.desk": Device(id="light.desk", name="台灯", room="儿童房", category="Light", commands=[step]),
+        "light.main": Device(
+            id="light.main",
+            name="儿童房灯",
+            room="儿童房",
+            category="Light",
+            commands=[step, COLOUR_TEMPERATURE],
+        ),
+    }
+    found = result(
+        Command(a="调高温度", s="儿童房", n="灯光", t="Light"),
+        device("light.desk", step.id, "room_hit", "type_hit"),
+        device("light.main", step.id, "room_hit", "type_hit"),
+        hint="multiple_close_matches",
+    )
+    decision = decide([found], home, "儿童房的灯光调暖一点", lambda _d, _c: 4000.0)
+    assert [(a.device_ids, a.command.id) for a in decision.actions] == [
+        (("light.main",), COLOUR_TEMPERATURE.id)
+    ]

@@ -81,6 +81,8 @@ def test_words_of_other_varieties_fold_to_mandarin():
     assert normalize("客厅灯关倒咯") == "客厅灯关掉"  # Guizhou V倒 as an order, 咯 a particle
     assert normalize("热水器搞起嘎") == "热水器打开"
     assert normalize("净化器调成 favorite 模式") == "净化器调成 最爱 模式"  # Xiaomi's 最爱模式
+    assert normalize("灯光调黄一点") == "灯光调暖一点"  # 黄光 is warm light; 黄色 stays a colour
+    assert normalize("灯换成黄色") == "灯换成黄色"
 
 
 @pytest.mark.parametrize(

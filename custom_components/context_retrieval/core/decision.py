@@ -443,6 +443,7 @@ def _decide_one(
     top, targets = _chosen(result)
     if (warmth := _warmth_of_light(result, top, devices)) is not None:
         result, top = warmth  # 台灯暖一点: the light's colour temperature, lower
+        targets = _targets(top, result)
     turned = _by_direction(result, top, devices)
     if turned is not None or _goes_as_said(result, top, devices):
         # 风小一点 kept on 调高风速 for want of a close command: the device's one going that way;
@@ -1070,15 +1071,30 @@ def _warmth_of_light(
     """
     action = result.command.a
     direction = relative_direction(action)
-    device = devices.get(top.entity_id) if top.entity_kind == "device" else None
-    if direction is None or device is None or TEMPERATURE_ATTRIBUTE not in action:
+    if direction is None or TEMPERATURE_ATTRIBUTE not in action or top.entity_kind != "device":
         return None
-    fields = {command.id.rpartition(":")[2]: command for command in device.commands if not command.readable}
-    colour = fields.get(COLOUR_TEMPERATURE_FIELD)
-    if colour is None or any(TEMPERATURE_FIELD in field for field in fields):
+    device = devices.get(top.entity_id)
+    if device is None or any(TEMPERATURE_FIELD in c.id for c in device.commands if not c.readable):
+        return None  # a device with a temperature of its own: warmer is its temperature
+    # 儿童房的灯光调暖一点 among the room's lights: each found is moved by its colour temperature, the
+    # first that has one leading (a desk lamp without one is no light to warm)
+    coloured = [_by_colour_temperature(c, devices) for c in result.candidates]
+    kept = [c for c in coloured if c is not None]
+    if not kept:
         return None
     command = replace(result.command, a=WARMER_LIGHT if direction > 0 else COOLER_LIGHT)
-    return _no_longer_unfamiliar(replace(result, command=command)), replace(top, capability_id=colour.id)
+    hint = None if len(kept) == 1 and result.hint == MULTIPLE_CLOSE_MATCHES else result.hint  # the one able
+    warmer = _no_longer_unfamiliar(replace(result, command=command, candidates=kept, hint=hint))
+    return warmer, kept[0]
+
+
+def _by_colour_temperature(candidate: Candidate, devices: Mapping[str, Device]) -> Candidate | None:
+    """Return the device candidate on its colour temperature command, None when it has none."""
+    device = devices.get(candidate.entity_id) if candidate.entity_kind == "device" else None
+    for command in device.commands if device is not None else ():
+        if command.id.rpartition(":")[2] == COLOUR_TEMPERATURE_FIELD and not command.readable:
+            return replace(candidate, capability_id=command.id)
+    return None
 
 
 def _no_longer_unfamiliar(result: RetrievalResult) -> RetrievalResult:

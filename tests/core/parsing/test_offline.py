@@ -1587,16 +1587,16 @@ def test_a_bare_door_opened_is_unlocked_where_no_door_moves_by_itself():
 def test_a_value_a_device_takes_said_alone_sets_it():
     """我要蓝色的 sets the colour; after 换个颜色 it is the colour wanted; 睡眠 inside 睡眠床 is none."""
     parser = OfflineParser.build(
-        ["客厅"], ["星星灯"], calls=DeviceCalls(value_words=frozenset({"蓝色", "黄光", "睡眠"}))
+        ["客厅"], ["星星灯"], calls=DeviceCalls(value_words=frozenset({"蓝色", "暖光", "睡眠"}))
     )
 
     def parsed(text: str) -> list[dict]:
         return [c.to_dict() for c in parser.parse(text)]
 
     assert parsed("我要蓝色的!") == [cmd("设置=蓝色")]
-    assert parsed("星星灯开一下,黄光") == [
+    assert parsed("星星灯开一下,黄光") == [  # 黄光 is warm light
         cmd("打开", n="星星灯", t="Light"),
-        cmd("设置=黄光", n="星星灯", t="Light"),
+        cmd("设置=暖光", n="星星灯", t="Light"),
     ]
     assert parsed("星星灯换个颜色,蓝色") == [cmd("设置颜色=蓝色", n="星星灯", t="Light")]
     assert parsed("阿嬷说睡眠床够冷的") == UNKNOWN
