@@ -62,6 +62,11 @@ THREE_SPEEDS = CommandSpec(
     type="integer",
     value_range={"minimum": 0, "maximum": 100, "step": 100 / 3, "unit": "%"},
 )
+VACUUM_SPEEDS = CommandSpec(
+    id="vacuum.set_fan_speed:fan_speed",
+    description="设置吸力",
+    value_list=[{"value": v, "description": v} for v in ("quiet", "standard", "strong", "max", "max_plus")],
+)
 TEMPERATURE = CommandSpec(id="state:current_temperature", description="当前温度", readable=True)
 SOURCE = CommandSpec(
     id="media_player.select_source:source",
@@ -165,6 +170,10 @@ def result(command: Command, *candidates: Candidate, hint: str | None = None, **
             100,
             None,
         ),
+        # a vacuum's speeds as Home Assistant lists them, in English: ranked as said (quiet is 静音)
+        ("调大吸力", VACUUM_SPEEDS, None, ArgumentProblem.MISSING),
+        ("设置吸力=最大", VACUUM_SPEEDS, "max", None),  # max, not max_plus, says 最大 and no more
+        ("设置吸力=最小", VACUUM_SPEEDS, "quiet", None),
         # the ends of a list, by the words that rank its values (自动风 is no end)
         ("设置风速=最大", FAN_MODES, "high", None),
         ("设置风速=最小", FAN_MODES, "low", None),
@@ -1222,13 +1231,13 @@ def test_an_adjustment_of_a_listed_value_moves_to_the_next_one_ranked(action, cu
 
 
 def test_a_present_value_no_word_ranks_is_asked_about():
-    """吸力大一点 at normal of quiet, normal, strong, max: normal is ranked by no word, and no 自动."""
+    """吸力大一点 at custom of quiet, custom, strong, max: custom is ranked by no word, and no 自动."""
     suction = CommandSpec(
         id="vacuum.set_fan_speed:fan_speed",
         description="设置吸力",
-        value_list=[{"value": v} for v in ("quiet", "normal", "strong", "max")],
+        value_list=[{"value": v} for v in ("quiet", "custom", "strong", "max")],
     )
-    assert command_argument("调大吸力", suction, "normal").problem is ArgumentProblem.MISSING
+    assert command_argument("调大吸力", suction, "custom").problem is ArgumentProblem.MISSING
 
 
 def test_a_listed_value_is_read_in_the_homes_spelling_folded_like_speech():
@@ -1766,3 +1775,9 @@ def test_warmth_said_of_a_rooms_lights_moves_one_with_a_colour_temperature_never
     assert [(a.device_ids, a.command.id) for a in decision.actions] == [
         (("light.main",), COLOUR_TEMPERATURE.id)
     ]
+
+
+def test_a_step_of_a_list_in_english_goes_by_the_words_that_rank_it():
+    """吸力大一点 at standard: strong (quiet, standard, strong, max as a vacuum lists them)."""
+    assert command_argument("调大吸力", VACUUM_SPEEDS, "standard").value == "strong"
+    assert command_argument("调小吸力", VACUUM_SPEEDS, "standard").value == "quiet"

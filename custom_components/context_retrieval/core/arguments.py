@@ -149,7 +149,7 @@ def _ranked(value_list: list[dict[str, Any]]) -> list[tuple[int, Any]]:
     order = _ascending()
     ranked = []
     for item in value_list:
-        words = _value_words(item)
+        words = compact(_value_words(item))  # as said: a vacuum's quiet is 静音, its max 最大
         held = max((word for word in order if word in words), key=len, default=None)
         if held is not None:
             ranked.append((order.index(held), item.get("value")))
@@ -161,7 +161,10 @@ def _listed_end(end: int, value_list: list[dict[str, Any]]) -> Argument:
     ranked = _ranked(value_list)
     if not ranked:
         return Argument(problem=ArgumentProblem.UNKNOWN_VALUE)
-    return Argument(ranked[-1][1] if end > 0 else ranked[0][1])
+    rank = ranked[-1][0] if end > 0 else ranked[0][0]
+    # max and max_plus both say 最大: the one saying no more than that
+    words = {item.get("value"): compact(_value_words(item)) for item in value_list}
+    return Argument(min((value for r, value in ranked if r == rank), key=lambda value: len(words[value])))
 
 
 def _listed_step(direction: int, value_list: list[dict[str, Any]], current: float | str | None) -> Argument:
@@ -186,7 +189,7 @@ def _listed_step(direction: int, value_list: list[dict[str, Any]], current: floa
 def _outside_order(current: float | str | None, value_list: list[dict[str, Any]]) -> bool:
     """Return True when the present value's words put it outside the order (自动风, 智能)."""
     item = next((item for item in value_list if item.get("value") == current), None)
-    words = _value_words(item) if item else ""
+    words = compact(_value_words(item)) if item else ""
     return any(word in words for word in _outside())
 
 
