@@ -1781,3 +1781,21 @@ def test_a_step_of_a_list_in_english_goes_by_the_words_that_rank_it():
     """吸力大一点 at standard: strong (quiet, standard, strong, max as a vacuum lists them)."""
     assert command_argument("调大吸力", VACUUM_SPEEDS, "standard").value == "strong"
     assert command_argument("调小吸力", VACUUM_SPEEDS, "standard").value == "quiet"
+
+
+def test_a_count_said_of_a_name_several_devices_hold_takes_that_many():
+    """两个排风扇都打开 with two exhaust fans called so: both; 排风扇打开 asks which."""
+    on = CommandSpec(id="fan.turn_on", description="打开风扇")
+    home = {
+        "fan.a": Device(id="fan.a", name="主卫排风扇", room="主卫", category="Fan", commands=[on]),
+        "fan.b": Device(
+            id="fan.b", name="楼下卫生间排风扇", room="楼下卫生间", category="Fan", commands=[on]
+        ),
+    }
+    candidates = (device("fan.a", on.id, "name_partial"), device("fan.b", on.id, "name_partial"))
+    two = result(Command(a="打开", n="排风扇", t="Fan", q=Quantifier.ANY, c=2), *candidates)
+    one = result(Command(a="打开", n="排风扇", t="Fan"), *candidates)
+    assert [set(a.device_ids) for a in decide([two], home, "两个排风扇都打开").actions] == [
+        {"fan.a", "fan.b"}
+    ]
+    assert decide([one], home, "排风扇打开").outcome is Outcome.ASK

@@ -1552,13 +1552,14 @@ def _name_calls_several(result: RetrievalResult, top: Candidate, devices: Mappin
     if is_kind_word(compact(result.command.n)):
         return False
     unable = _kept_unlike(result) - {top.entity_id}
+    counted = result.command.c or 1  # 两个排风扇: the two called so are those meant
     called = {
         candidate.entity_id
         for candidate in result.candidates
         if candidate.entity_kind == "device"
         and _is_called(devices.get(candidate.entity_id), result.command.n)
     }
-    return len(called - unable) > 1
+    return len(called - unable) > counted
 
 
 def _name_unmatched(result: RetrievalResult, top: Candidate, devices: Mapping[str, Device]) -> bool:
