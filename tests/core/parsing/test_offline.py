@@ -1655,3 +1655,9 @@ def test_a_value_the_home_lists_is_read_whole(text: str, value: str) -> None:
     calls = DeviceCalls(value_words=frozenset({"有线电视", "第四台"}))
     [command] = OfflineParser.build(ROOMS, DEVICE_NAMES, calls=calls).parse(text)
     assert (command.a, command.n) == (f"设置={value}", "电视")
+
+
+def test_a_name_that_is_a_task_once_its_room_is_left_out_stays_the_task() -> None:
+    """全家扫地 (a script) without its room is the task 扫地: 小黑开始扫地 starts the vacuum 小黑."""
+    [command] = OfflineParser.build(["客厅", "全家"], ["小黑", "全家扫地"]).parse("小黑开始扫地")
+    assert (command.a, command.n) == ("开始扫地", "小黑")

@@ -783,8 +783,10 @@ class OfflineParser:
             if key != full:
                 # 爷爷奶奶屋的灯 without its room is 灯, not 的灯; 园子里的灯 too, not 里的灯
                 key = _without_leading_fillers(key.strip(LINKING_WORD)).strip(LINKING_WORD)
-            if key != full and key in ATTRIBUTE_WORDS:
-                continue  # 主卧湿度 without its room is the attribute 湿度 (湿度设到55), not a name
+            if key != full and (key in ATTRIBUTE_WORDS or words.get(key, (None, ""))[0] is _Kind.TASK):
+                # 主卧湿度 without its room is the attribute 湿度 (湿度设到55), not a name; 全家扫地
+                # without its room the task 扫地 (小黑开始扫地)
+                continue
             if key and key not in names:
                 names[key] = (_Kind.NAME, device_name.strip() if key == full else key)
             if device_name.strip() in (calls or DeviceCalls()).named_after_elsewhere:
