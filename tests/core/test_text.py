@@ -83,6 +83,9 @@ def test_words_of_other_varieties_fold_to_mandarin():
     assert normalize("净化器调成 favorite 模式") == "净化器调成 最爱 模式"  # Xiaomi's 最爱模式
     assert normalize("灯光调黄一点") == "灯光调暖一点"  # 黄光 is warm light; 黄色 stays a colour
     assert normalize("灯换成黄色") == "灯换成黄色"
+    assert normalize("电视声太大了") == "电视声音太大了"
+    assert normalize("電視聲音關小聲一點") == "电视声音小声一点"
+    assert normalize("客厅窗帘拉开来") == "客厅窗帘拉开"
 
 
 @pytest.mark.parametrize(

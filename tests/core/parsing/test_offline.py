@@ -1661,3 +1661,12 @@ def test_a_name_that_is_a_task_once_its_room_is_left_out_stays_the_task() -> Non
     """全家扫地 (a script) without its room is the task 扫地: 小黑开始扫地 starts the vacuum 小黑."""
     [command] = OfflineParser.build(["客厅", "全家"], ["小黑", "全家扫地"]).parse("小黑开始扫地")
     assert (command.a, command.n) == ("开始扫地", "小黑")
+
+
+def test_a_direction_said_after_an_amount_completes_its_verb() -> None:
+    """卷帘放一半下来: 放…下来 around 一半 sets the position, with nothing left unread; 你 is said to us."""
+    parser = OfflineParser.build(ROOMS, DEVICE_NAMES)
+    reading = parser.read("窗帘放一半下来")
+    assert [c.a for c in reading.commands] == ["设置位置=50%"]
+    assert reading.unread == ()
+    assert parser.parse("你把台灯开开") == parser.parse("把台灯开开")

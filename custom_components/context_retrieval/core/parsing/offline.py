@@ -414,7 +414,7 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     **_words(_Kind.FILLER, "啊", "呀", "呢", "了", "我", "要", "想", "一点", "房间", "里", "里面"),
     **_words(_Kind.FILLER, "现在", "目前", "当前", "谢谢", "也", "是", "直接"),
     **_words(_Kind.FILLER, "些", "一些"),  # 调亮些, 开大些: a little, as 一点
-    **_words(_Kind.FILLER, "我们", "咱们", "俺们"),
+    **_words(_Kind.FILLER, "我们", "咱们", "俺们", "你", "您"),  # 你把书房灯开开: said to the assistant
     **_words(_Kind.FILLER, *EVERYTHING_WORDS),  # 工作室的东西全部关掉: no kind of device, every one
     **_mapped(_Kind.ON, {"开机": ACTION_ON}),  # PS5 开机: switched on
     **_mapped(_Kind.OFF, {"关机": ACTION_OFF}),
@@ -1086,9 +1086,10 @@ def _unread_in_clause(clause: Sequence[_Token], read: str, rooms: set[str]) -> l
     runs: list[str] = []
     run, latin = "", ""
     ending = [*clause, _Token(_Kind.SEP, "")]
+    complements = _complements_of_amount(clause, read)
     for token, following in zip(ending, [*ending[1:], ending[-1]], strict=True):
-        if _verb_of_amount(token, following, read):
-            continue  # 窗帘拉一半: the verb of a setting's value said after it
+        if _verb_of_amount(token, following, read) or any(token is t for t in complements):
+            continue  # 窗帘拉一半: the verb of a setting's value said around it (卷帘放一半下来)
         if token.kind is _Kind.OTHER and has_latin(token.text):
             latin += token.text
             continue
@@ -1103,6 +1104,21 @@ def _unread_in_clause(clause: Sequence[_Token], read: str, rooms: set[str]) -> l
         if token.kind is _Kind.ROOM and compact(token.value) not in rooms and token.text not in read:
             runs.append(token.text)  # 扫地机去扫一下主卧: a place no command goes to
     return runs
+
+
+_DIRECTION_COMPLEMENTS = frozenset({"下来", "下去", "上来", "上去", "起来", "出来"})
+"""What completes a verb said before an amount (放一半下来, 拉三成上去): the way it goes."""
+
+
+def _complements_of_amount(clause: Sequence[_Token], read: str) -> list[_Token]:
+    """Return the tokens of a direction said right after a number a command reads (下来 of 放一半下来)."""
+    if "=" not in read:
+        return []
+    for index, token in enumerate(clause[:-1]):
+        after = clause[index + 1 : index + 3]
+        if token.kind is _Kind.NUM and "".join(t.text for t in after) in _DIRECTION_COMPLEMENTS:
+            return list(after)
+    return []
 
 
 def _verb_of_amount(token: _Token, following: _Token, read: str) -> bool:
