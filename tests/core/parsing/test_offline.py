@@ -1670,3 +1670,11 @@ def test_a_direction_said_after_an_amount_completes_its_verb() -> None:
     assert [c.a for c in reading.commands] == ["设置位置=50%"]
     assert reading.unread == ()
     assert parser.parse("你把台灯开开") == parser.parse("把台灯开开")
+
+
+def test_a_device_told_to_do_its_job_is_switched_on() -> None:
+    """老伙计烧一下水: a verb and its object with 一下 after a device ask it to work; 老伙计漏水了 no."""
+    assert [c.to_dict() for c in parse_offline("老伙计烧一下水", ROOMS, DEVICE_NAMES)] == [
+        cmd("打开", n="老伙计")
+    ]
+    assert [c.a for c in parse_offline("老伙计漏水了", ROOMS, DEVICE_NAMES)] != ["打开"]

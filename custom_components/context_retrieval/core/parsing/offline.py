@@ -1685,7 +1685,35 @@ def _reclassify(tokens: list[_Token]) -> list[_Token]:
         else token
         for index, token in enumerate(fixed)
     ]
-    return [_kept_as_asked(fixed, index) or token for index, token in enumerate(fixed)]
+    fixed = [_kept_as_asked(fixed, index) or token for index, token in enumerate(fixed)]
+    return _doing_its_job(fixed)
+
+
+def _doing_its_job(tokens: list[_Token]) -> list[_Token]:
+    """Return the tokens with a device told to do its job (随手泡烧一下水: 烧 水) read as switching it on.
+
+    A verb and its object with 一下 between them, said right after a device's name, in a clause
+    with no verb of its own, ask the device to do what it does: 电水壶烧一下水, 电视看一下新闻.
+    """
+    fixed = list(tokens)
+    for index in range(1, len(tokens) - 2):
+        name, verb, between, thing = tokens[index - 1 : index + 3]
+        start, end = _clause_bounds(tokens, index)
+        if (
+            name.kind is _Kind.NAME
+            and verb.kind is _Kind.OTHER
+            and between.text in _A_WHILE
+            and thing.kind is _Kind.OTHER
+            and all(t.kind in {_Kind.FILLER, _Kind.OTHER} for t in tokens[index + 3 : end])
+            and not _has_action_word(tokens[start:end])
+        ):
+            fixed[index] = _Token(_Kind.ON, verb.text, ACTION_ON)
+            fixed[index + 2 : end] = [_Token(_Kind.FILLER, t.text, t.text) for t in tokens[index + 2 : end]]
+    return fixed
+
+
+_A_WHILE = frozenset({"一下", "下"})
+"""Between a verb and its object (烧一下水), what makes it a request to do it now."""
 
 
 def _kept_as_asked(tokens: Sequence[_Token], index: int) -> _Token | None:
