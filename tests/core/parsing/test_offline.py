@@ -1611,10 +1611,11 @@ def test_the_values_a_homes_devices_take_are_its_value_words():
 
 
 def test_what_a_device_lacks_said_after_a_command_is_why_not_another_command() -> None:
-    """台灯打开，老伙计没水了: the lamp only; 老伙计 is not switched on too."""
-    assert [c.to_dict() for c in parse_offline("台灯打开，老伙计没水了", ROOMS, DEVICE_NAMES)] == [
-        cmd("打开", n="台灯", t="Light")
-    ]
+    """台灯打开，老伙计没水了: the lamp only, as after 老伙计热死了 (what has come to be); 也 says more."""
+    lamp = [cmd("打开", n="台灯", t="Light")]
+    assert [c.to_dict() for c in parse_offline("台灯打开，老伙计没水了", ROOMS, DEVICE_NAMES)] == lamp
+    assert [c.to_dict() for c in parse_offline("台灯打开，老伙计热死了", ROOMS, DEVICE_NAMES)] == lamp
+    assert len(parse_offline("台灯打开，老伙计也烧上了", ROOMS, DEVICE_NAMES)) == 2
 
 
 def test_a_demonstrative_said_of_a_rooms_kind_points_at_one_of_them() -> None:

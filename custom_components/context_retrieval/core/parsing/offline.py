@@ -1027,15 +1027,15 @@ def _says_why(tokens: Sequence[_Token]) -> bool:
     After a command, such a clause says why (人都上楼了, 等下睡觉用): its subject is no device.
     An unknown word after a target is its verb (水壶也烧上), a second command; a kind of device
     said (看电视晃眼睛) may be what it is about; one keeping devices out (淨係留返台灯) says what to do;
-    one saying what is lacking (水箱没水了) says why, whatever it names.
+    one saying what is lacking or has come to be (水箱没水了, 热煞了) says why, whatever it names.
     """
     if any(
         token.kind in _KEEPING_KINDS or (token.kind is _Kind.NAME and is_type_word(token.value))
         for token in tokens
     ):
         return False
-    if any(token.kind is _Kind.OTHER and token.text in _LACKING for token in tokens):
-        return True  # 水箱没水了: what a device lacks, not what to do to it
+    if _says_what_has_come_to_be(tokens):
+        return True
     said = [token.kind for token in tokens if token.kind not in {_Kind.FILLER, _Kind.PRON, _Kind.SEP}]
     if said and said[0] is _Kind.ROOM and _Kind.OTHER in said and not {_Kind.NAME, _Kind.TYPE} & set(said):
         return True  # 娭毑要过去: a room's owner doing something, not where to do it
@@ -1045,6 +1045,23 @@ def _says_why(tokens: Sequence[_Token]) -> bool:
         if token.kind not in {_Kind.FILLER, _Kind.PRON}:
             return False
     return False
+
+
+def _says_what_has_come_to_be(tokens: Sequence[_Token]) -> bool:
+    """Return True for a clause saying what a thing lacks (水箱没水了) or has become (吃夜饭热煞了).
+
+    An unknown word ending in 了 after a name says a state, not a second command; 也 (水壶也烧上了)
+    makes it one.
+    """
+    if any(token.kind is _Kind.OTHER and token.text in _LACKING for token in tokens):
+        return True
+    said = [token for token in tokens if token.kind is not _Kind.SEP]
+    return (
+        len(said) > 1
+        and said[-1].text == _CHANGED
+        and said[-2].kind is _Kind.OTHER
+        and not any(token.text in _ALSO for token in said)
+    )
 
 
 def _hesitation(tokens: Sequence[_Token]) -> bool:
@@ -1199,6 +1216,8 @@ def _action_or_previous(clause: _Clause, category: str, previous: str | None) ->
     return action or UNKNOWN_ACTION
 
 
+_ALSO = frozenset({"也", "再", "还"})
+"""Words saying a clause does what was said before again, to something else (水壶也烧上了)."""
 _CHANGED = "了"
 """Ending a clause, it says what has come to be (要睡眠了), not a value wanted."""
 MIN_VALUE_WORD = 2
