@@ -1638,9 +1638,14 @@ def test_a_name_only_one_device_has_takes_no_room_said_before_it() -> None:
 
 
 def test_a_home_word_after_a_device_and_on_before_a_mode_word_is_the_mode() -> None:
-    """老伙计开干衣模式: the mode 干衣 of 老伙计 (a value its home calls 干衣), no scene of its own."""
-    assert [c.to_dict() for c in parse_offline("老伙计开干衣模式", ROOMS, [*DEVICE_NAMES, "干衣"])] == [
+    """老伙计开干衣模式: the mode 干衣 of 老伙计 (a value its home calls 干衣), no scene of its own; so is
+    把它调成干衣模式 of the device pointed at."""
+    names = [*DEVICE_NAMES, "干衣"]
+    assert [c.to_dict() for c in parse_offline("老伙计开干衣模式", ROOMS, names)] == [
         cmd("设置=干衣模式", n="老伙计")
+    ]
+    assert [c.to_dict() for c in parse_offline("把它调成干衣模式", ROOMS, names)] == [
+        cmd("设置=干衣模式", n="@last")
     ]
 
 

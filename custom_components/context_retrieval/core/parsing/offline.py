@@ -2114,6 +2114,10 @@ def _take_setting_value(tokens: list[_Token]) -> tuple[list[_Token], str]:
     if (device_before or not before) and len(after) == 1 and _names_a_mode(after[0]):
         # 净化器切到睡眠模式, or 开成睡眠模式 of what was just said (a scene is also called so)
         return tokens[: verb + 1], after[0].text
+    pointed = device_before or any(token.kind is _Kind.PRON for token in before)
+    if pointed and len(after) == 2 and after[0].kind is _Kind.NAME and _is_scene_word(after[1]):
+        # 把它调成干衣模式: a home's word before 模式 is the mode of what is pointed at
+        return tokens[: verb + 1], after[0].text + after[1].text
     if _effect_said(after):  # 换成流星的效果: the effect 流星
         return [*tokens[: verb + 1], after[-1]], "".join(token.text for token in after[:-1])
     if (
@@ -2137,6 +2141,11 @@ def _effect_said(after: Sequence[_Token]) -> bool:
         and _names_the_effect(after[-1])
         and all(token.kind is _Kind.OTHER for token in after[:-1])
     )
+
+
+def _is_scene_word(token: _Token) -> bool:
+    """Return True for a type word of the scene kind (模式)."""
+    return token.kind is _Kind.TYPE and TYPE_WORDS.get(token.value) == _SCENE
 
 
 def _names_a_mode(token: _Token) -> bool:
