@@ -1799,3 +1799,20 @@ def test_a_count_said_of_a_name_several_devices_hold_takes_that_many():
         {"fan.a", "fan.b"}
     ]
     assert decide([one], home, "排风扇打开").outcome is Outcome.ASK
+
+
+def test_raising_a_device_with_one_level_of_its_own_moves_that_level():
+    """婴儿房加湿器较高啲 (调高) found on its turn-on: its target humidity goes up; a cover raised opens."""
+    humidity = CommandSpec(
+        id="humidifier.set_humidity:humidity",
+        description="设置目标湿度",
+        type="integer",
+        value_range={"minimum": 30, "maximum": 80, "unit": "%"},
+    )
+    on = CommandSpec(id="humidifier.turn_on", description="打开加湿器")
+    humidifier = Device(
+        id="humidifier.n", name="加湿器", room="婴儿房", category="Humidifier", commands=[on, humidity]
+    )
+    found = result(Command(a="调高", n="加湿器", t="Humidifier"), device("humidifier.n", on.id, "room_hit"))
+    [action] = decide([found], {"humidifier.n": humidifier}, "婴儿房加湿器较高啲", lambda _d, _c: 50).actions
+    assert (action.command.id, action.value) == (humidity.id, 60)

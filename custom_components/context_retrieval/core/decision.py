@@ -1025,7 +1025,7 @@ def _by_direction(result: RetrievalResult, top: Candidate, devices: Mapping[str,
     """Return the top device with the one command of its own that goes the way the adjustment says.
 
     None when the action is no adjustment, the command chosen already goes that way, or the
-    device has not exactly one command going that way.
+    device has not exactly one command going that way (nor, when none goes any way, one level).
     """
     direction = relative_direction(result.command.a)
     device = devices.get(top.entity_id) if top.entity_kind == "device" else None
@@ -1041,11 +1041,21 @@ def _by_direction(result: RetrievalResult, top: Candidate, devices: Mapping[str,
         for c in device.commands
         if not c.readable and not takes_argument(c) and relative_direction(c.description) == direction
     ]
+    if (
+        not going
+        and result.command.a in LEVEL_DIRECTIONS
+        and not (chosen and takes_argument(chosen))
+        and not in_category(device.category, OPENING_CATEGORY)  # a cover raised opens
+    ):
+        # 加湿器较高啲: raised or lowered, a device with one level of its own moves that level
+        going = [c for c in device.commands if not c.readable and c.value_range and not _changes(c)]
     if len(going) != 1:
         return None
     return replace(top, capability_id=going[0].id)
 
 
+LEVEL_DIRECTIONS = frozenset({"调高", "调低"})
+"""Raising or lowering with nothing said of what: a level (大/小 or 强 may be a speed as well)."""
 START_SERVICE = "start"
 """How Home Assistant's services that start a task begin (vacuum.start, lawn_mower.start_mowing)."""
 SWITCHING_ON = frozenset(

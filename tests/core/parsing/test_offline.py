@@ -1684,3 +1684,12 @@ def test_a_device_told_to_do_its_job_is_switched_on() -> None:
         cmd("打开", n="老伙计")
     ]
     assert [c.a for c in parse_offline("老伙计漏水了", ROOMS, DEVICE_NAMES)] != ["打开"]
+
+
+@pytest.mark.parametrize(
+    ("text", "action"), [("空调温度降两度", "调低温度=2C"), ("空调温度升一度", "调高温度=1C")]
+)
+def test_a_rise_or_fall_said_before_a_number_is_a_change_by_it(text: str, action: str) -> None:
+    """温度降两度: down by two, not a setting to two."""
+    [command] = parse_offline(text, ROOMS, DEVICE_NAMES)
+    assert command.a == action

@@ -548,7 +548,18 @@ _DURATION_PATTERN = re.compile(rf"([0-9]+|{_CN_NUMBER}|半)(分钟|小时|个小
 """十分钟(后): a delay or a duration, which no command of a device takes."""
 _CLOCK_PATTERN = re.compile(r"([0-9]{1,2}|十[一二]?|[二两三四五六七八九])(点半|点钟|点)")
 """七点, 十点半: a time of day (not 一点, which is mostly "a bit")."""
-_RELATIVE_WORDS = {"高": "调高", "低": "调低", "大": "调大", "小": "调小", "亮": "调亮", "暗": "调暗"}
+_RELATIVE_WORDS = {
+    "高": "调高",
+    "低": "调低",
+    "大": "调大",
+    "小": "调小",
+    "亮": "调亮",
+    "暗": "调暗",
+    "升": "调高",  # 温度升一度, 降五度, 湿度加十
+    "降": "调低",
+    "加": "调高",
+    "减": "调低",
+}
 """Before a number with its unit, a change by it (低一度, 高两度, 亮百分之十), not a setting to it."""
 _AMOUNT_NOUNS = frozenset({"亮", "光"})
 """What a share is of, said after it (八成亮): nothing more than the share."""
@@ -1750,7 +1761,8 @@ def _kept_as_asked(tokens: Sequence[_Token], index: int) -> _Token | None:
     after_a_command = any(t.kind in _SWITCH_KINDS for t in tokens[:start]) and not any(
         t.kind is _Kind.ALL for t in before
     )  # 空调关了吧，窗户都开着: what all of them are, why
-    asked = any(t.text in _ASKING_TO_DO for t in before) or after_a_command
+    changing_mind = any(t.text in _CHANGING_MIND for t in tokens[:index])  # 算了，关着: keep it off
+    asked = any(t.text in _ASKING_TO_DO for t in before) or after_a_command or changing_mind
     if any(t.kind is not _Kind.FILLER for t in after) or not asked:
         return None
     if any(t.kind in {_Kind.QUERY, _Kind.ASK, _Kind.OTHER} for t in before):
@@ -1758,6 +1770,8 @@ def _kept_as_asked(tokens: Sequence[_Token], index: int) -> _Token | None:
     return _Token(_KEPT_STATES[token.text], token.text, token.text)
 
 
+_CHANGING_MIND = frozenset({"算了", "还是"})
+"""Said before a state (算了，关着; 还是开着): the state is what to leave it in, an action."""
 _ASKING_TO_DO = frozenset({"把", "将", "帮我", "给我", "帮忙", "麻烦", "请"})
 """Words asking someone to do something to a thing: a state they ask for is to be brought about."""
 
