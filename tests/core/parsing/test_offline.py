@@ -1657,10 +1657,13 @@ def test_a_state_said_after_a_command_is_what_to_do_unless_said_of_all() -> None
 
 @pytest.mark.parametrize(("text", "value"), [("电视切到有线电视", "有线电视"), ("电视转第四台", "第四台")])
 def test_a_value_the_home_lists_is_read_whole(text: str, value: str) -> None:
-    """有线电视 is a source, not 有线 and a television; 第四台 (Taiwan's cable) is no count of four."""
-    calls = DeviceCalls(value_words=frozenset({"有线电视", "第四台"}))
-    [command] = OfflineParser.build(ROOMS, DEVICE_NAMES, calls=calls).parse(text)
+    """有线电视 is a source, not 有线 and a television; 第四台 (Taiwan's cable) is no count of four; a value
+    said after a device and 开 sets it (老伙计开节能)."""
+    calls = DeviceCalls(value_words=frozenset({"有线电视", "第四台", "节能"}))
+    parser = OfflineParser.build(ROOMS, DEVICE_NAMES, calls=calls)
+    [command] = parser.parse(text)
     assert (command.a, command.n) == (f"设置={value}", "电视")
+    assert [c.a for c in parser.parse("老伙计开节能")] == ["设置=节能"]
 
 
 def test_a_name_that_is_a_task_once_its_room_is_left_out_stays_the_task() -> None:

@@ -2041,7 +2041,7 @@ def _starts_new_action(tokens: Sequence[_Token], index: int, current: Sequence[_
 
 def _read_clause(tokens: list[_Token], lexicon: OfflineParser) -> _Clause:
     """Return the targets of one clause and the tokens left for its action."""
-    tokens, value = _take_setting_value(tokens)
+    tokens, value = _take_setting_value(tokens, lexicon.calls.value_words)
     tokens, exclude, left_out, excepting = _take_exclusions(tokens)
     kinds = {token.kind for token in tokens}
     count = next((int(token.value) for token in tokens if token.kind is _Kind.COUNT), None)
@@ -2107,7 +2107,7 @@ def _place_after(targets: Sequence[_Target], rooms: Sequence[str], kinds: set[_K
         target.include = target.include or list(rooms)
 
 
-def _take_setting_value(tokens: list[_Token]) -> tuple[list[_Token], str]:
+def _take_setting_value(tokens: list[_Token], value_words: Collection[str] = ()) -> tuple[list[_Token], str]:
     """Return the tokens without the words after the last setting verb, and those words as a value.
 
     调成紫色, 风速调成高风, 切到睡眠模式: what follows the verb is the value to set when it is
@@ -2121,7 +2121,7 @@ def _take_setting_value(tokens: list[_Token]) -> tuple[list[_Token], str]:
         verbs[-1] if verbs else None,
     )
     if verb is None:
-        return _take_named_mode(tokens)
+        return _take_named_mode(tokens, value_words)
     after = [token for token in tokens[verb + 1 :] if token.kind is not _Kind.FILLER]
     before = [token for token in tokens[:verb] if token.kind is not _Kind.FILLER]
     device_before = any(token.kind in _HEAD_KINDS for token in before)
@@ -2172,7 +2172,7 @@ def ends_in_a_scene_word(text: str) -> bool:
     return any(text.endswith(word) for word, category in TYPE_WORDS.items() if category == _SCENE)
 
 
-def _take_named_mode(tokens: list[_Token]) -> tuple[list[_Token], str]:
+def _take_named_mode(tokens: list[_Token], value_words: Collection[str] = ()) -> tuple[list[_Token], str]:
     """Return the tokens without a mode said of a device before it, and the mode as a value.
 
     扫地机用强力模式, 新风开睡眠模式: unknown words ending in 模式 (or 效果, a light's effect) after
@@ -2184,11 +2184,12 @@ def _take_named_mode(tokens: list[_Token]) -> tuple[list[_Token], str]:
         return tokens[: tokens.index(said[start])], "".join(token.text for token in said[start:])
     if (
         len(said) >= 3  # a device, the verb, the mode
-        and _names_a_mode(said[-1])
+        and (_names_a_mode(said[-1]) or said[-1].text in value_words)
         and said[-2].kind is _Kind.ON
         and said[-3].kind in _HEAD_KINDS
     ):
-        return tokens[: tokens.index(said[-1])], said[-1].text  # 新风开睡眠模式, a scene also called so
+        # 新风开睡眠模式, a scene also called so; 热水器开节能, a value the home lists
+        return tokens[: tokens.index(said[-1])], said[-1].text
     effect = bool(said) and _names_the_effect(said[-1])
     scene = bool(said) and said[-1].kind is _Kind.TYPE and TYPE_WORDS.get(said[-1].value) == _SCENE
     if len(said) < 2 or not (scene or effect):
