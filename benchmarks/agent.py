@@ -92,12 +92,16 @@ SETS: tuple[tuple[str, str], ...] = (
     ("agent_aj", "agent_aj (held-out in issue 13's thirteenth session, tuned on in its fourteenth)"),
     ("agent_ak", "agent_ak (held-out in issue 13's thirteenth session, tuned on in its fourteenth)"),
     ("agent_al", "agent_al (held-out in issue 13's thirteenth session, tuned on in its fourteenth)"),
-    ("agent_am", "agent_am (held-out: its misses never read)"),
-    ("agent_an", "agent_an (held-out: its misses never read)"),
-    ("agent_ao", "agent_ao (held-out, written at the end of issue 13's fourteenth session: never read)"),
-    ("agent_ap", "agent_ap (held-out, written at the end of issue 13's fourteenth session: never read)"),
+    ("agent_am", "agent_am (held-out in issue 13's fourteenth session, tuned on in its fifteenth)"),
+    ("agent_an", "agent_an (held-out in issue 13's fourteenth session, tuned on in its fifteenth)"),
+    ("agent_ao", "agent_ao (held-out in issue 13's fourteenth session, tuned on in its fifteenth)"),
+    ("agent_ap", "agent_ap (held-out in issue 13's fourteenth session, tuned on in its fifteenth)"),
     ("agent_aq", "agent_aq (held-out, written after issue 13's fourteenth session's changes: never read)"),
     ("agent_ar", "agent_ar (held-out, written after issue 13's fourteenth session's changes: never read)"),
+    ("agent_as", "agent_as (held-out, written as issue 13's fifteenth session began: never read)"),
+    ("agent_at", "agent_at (held-out, written as issue 13's fifteenth session began: never read)"),
+    ("agent_au", "agent_au (held-out, written during issue 13's fifteenth session: never read)"),
+    ("agent_av", "agent_av (held-out, written during issue 13's fifteenth session: never read)"),
 )
 """The sets run, in the order they were written: each says whether its misses were read while tuning."""
 SEALED = "agent_e"
