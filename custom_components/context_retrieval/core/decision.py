@@ -1009,7 +1009,7 @@ def _switch_every_set(
     """Add switching each set that switches to ``turn``: not closing covers or valves, nor locking."""
     for candidate in result.candidates:
         targets = _targets(candidate, result)
-        if any(d in devices and devices[d].category in CLOSING_CATEGORIES for d in targets):
+        if any(d in devices and _closes(devices[d]) for d in targets):
             continue
         asked = _action(result.command.a, candidate, targets, devices, turn, current)
         if asked is not None:
@@ -1019,6 +1019,11 @@ def _switch_every_set(
 
 CLOSING_CATEGORIES = frozenset({"Blind", "Valve", "GarageDoor", "SmartLock"})
 """Categories that 关 closes or locks rather than switches off: not among a room's things switched."""
+
+
+def _closes(device: Device) -> bool:
+    """Return True for a device that 关 closes or locks (a cover, a valve, a lock)."""
+    return any(in_category(device.category, category) for category in CLOSING_CATEGORIES)
 
 
 def _by_direction(result: RetrievalResult, top: Candidate, devices: Mapping[str, Device]) -> Candidate | None:

@@ -28,6 +28,7 @@ from .gating import (
     TYPE_WORDS,
     category_for_type_hint,
     is_apart,
+    is_kind_word,
     is_type_word,
     names_a_thing_apart,
 )
@@ -749,11 +750,11 @@ class CommandSearch:
         exact = np.array([self._is_exact_name(names.get(int(p), NO_MATCH)) for p in pool], dtype=bool)
         keyword += (vector_weight / keyword_weight) * exact
         # A matching device in the room said earlier comes before any other (the others stay),
-        # unless none there is called by the name said and a device elsewhere is called exactly
-        # that (玄关灯和阳台灯: the 阳台灯, not a light of the 玄关).
+        # unless a name, not a kind, was said, none there is called by it and a device elsewhere is
+        # called exactly that (玄关灯和阳台灯: the 阳台灯, not a light of the 玄关).
         carried = self._in_carried_rooms(pool)
         called = np.array([int(p) in names and names[int(p)].via != "type" for p in pool], dtype=bool)
-        if exact.any() and not (carried & called).any():
+        if exact.any() and not (carried & called).any() and not is_kind_word(compact(command.n)):
             carried[:] = False
         keyword += _outranking_span(keyword_weight, vector_weight) * carried
         # Between otherwise equal devices, the one more of whose name the utterance says (its

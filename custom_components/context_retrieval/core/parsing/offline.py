@@ -1749,9 +1749,10 @@ _A_WHILE = frozenset({"一下", "下"})
 def _kept_as_asked(tokens: Sequence[_Token], index: int) -> _Token | None:
     """把卷帘门关着, 天台灯帮我开着: a state ending a clause that asks for it (把, 帮我) is an action.
 
-    So is one said after a command (电视关了，小夜灯开着). None unless the state ends its clause
-    (fillers aside), a word asking someone to do it comes before it in the clause or a switching
-    verb in a clause before, and nothing else in the clause asks or is left unread.
+    So is one said after a command (电视关了，小夜灯开着) or a change of mind (算了，关着). None unless
+    the state ends its clause (fillers aside), a word asking someone to do it comes before it in
+    the clause (or a switching verb, 算了 or 还是 before it), and nothing else in the clause asks or
+    is left unread.
     """
     token = tokens[index]
     if token.kind is not _Kind.QUERY or token.text not in _KEPT_STATES:
