@@ -87,6 +87,7 @@ def test_words_of_other_varieties_fold_to_mandarin():
     assert normalize("電視聲音關小聲一點") == "电视声音小声一点"
     assert normalize("客厅窗帘拉开来") == "客厅窗帘拉开"
     assert normalize("書房的印表機") == "书房的打印机"  # Taiwan's 印表机
+    assert normalize("exhaust fan") == "排风扇"  # a kind of its own, set apart from fans
 
 
 @pytest.mark.parametrize(
