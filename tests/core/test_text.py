@@ -89,6 +89,7 @@ def test_words_of_other_varieties_fold_to_mandarin():
     assert normalize("書房的印表機") == "书房的打印机"  # Taiwan's 印表机
     assert normalize("exhaust fan") == "排风扇"  # a kind of its own, set apart from fans
     assert normalize("On the cooker hood") == "打开 油烟机"  # Singapore English: on as a verb
+    assert normalize("then I on the dryer") == "然后 我 打开 烘干机"
 
 
 @pytest.mark.parametrize(
