@@ -97,6 +97,7 @@ _ASK_KEYS = {
     AskReason.MISSING_VALUE: "agent_missing_value",
     AskReason.OUT_OF_RANGE: "agent_out_of_range",
     AskReason.OFF_STEP: "agent_off_step",
+    AskReason.AT_END: "agent_at_end",
     AskReason.UNKNOWN_VALUE: "agent_unknown_value",
     AskReason.UNEXPECTED_VALUE: "agent_unexpected_value",
     AskReason.UNREAD_WORDS: "agent_unread_words",

@@ -1816,3 +1816,18 @@ def test_raising_a_device_with_one_level_of_its_own_moves_that_level():
     found = result(Command(a="调高", n="加湿器", t="Humidifier"), device("humidifier.n", on.id, "room_hit"))
     [action] = decide([found], {"humidifier.n": humidifier}, "婴儿房加湿器较高啲", lambda _d, _c: 50).actions
     assert (action.command.id, action.value) == (humidity.id, 60)
+
+
+def test_a_step_down_said_of_a_fan_at_its_first_speed_is_asked_about_not_switching_it_off():
+    """台扇风再小一点 at the first of three speeds: lower is off, not asked for; at the second, it steps."""
+    down = CommandSpec(id="fan.decrease_speed", description="调低风速")
+    fan = Device(id="fan.t", name="台扇", room="后楼", category="Fan", commands=[down, THREE_SPEEDS])
+    found = result(Command(a="调小风速", n="台扇", t="Fan"), device("fan.t", down.id, "name_hit"))
+
+    def at(percentage: float):
+        return lambda _device_id, _command: percentage
+
+    lowest = decide([found], {"fan.t": fan}, "台扇风再小一点", at(33), running=lambda _d: True)
+    second = decide([found], {"fan.t": fan}, "台扇风再小一点", at(66), running=lambda _d: True)
+    assert (lowest.outcome, lowest.reason, lowest.subject) == (Outcome.ASK, AskReason.AT_END, ("fan.t",))
+    assert [a.command.id for a in second.actions] == [down.id]

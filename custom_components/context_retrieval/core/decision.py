@@ -134,6 +134,8 @@ class AskReason(StrEnum):
     UNEXPECTED_VALUE = "unexpected_value"
     OFF_STEP = "off_step"
     """The number falls between the command's steps."""
+    AT_END = "at_end"
+    """A step down said of a device at its lowest speed: lower is off (台扇风再小一点 at its first speed)."""
     UNREAD_WORDS = "unread_words"
     """The utterance has words nothing was read from (rainbow effect): acting would leave them out."""
 
@@ -470,8 +472,10 @@ def _decide_one(
         reason = AskReason.WHICH_DEVICE if meant is not None else _HINT_REASONS.get(result.hint or "")
         return _which(reason or AskReason.WHICH_DEVICE, result, devices)
     targets = _the_ones_it_changes(result, top, targets, running, settles)
-    return _unclear_target(result, top, targets, devices, text) or _act(
-        result, top, targets, devices, turn, current
+    return (
+        _at_its_lowest_speed(result, top, devices, current, running)
+        or _unclear_target(result, top, targets, devices, text)
+        or _act(result, top, targets, devices, turn, current)
     )
 
 
@@ -895,6 +899,37 @@ def _goes_no_further(
         not _at_its_end(other, candidate.capability_id, direction, current, running)
         for candidate, other in _found_alike(result, device, devices)
     )
+
+
+def _at_its_lowest_speed(
+    result: RetrievalResult,
+    top: Candidate,
+    devices: Mapping[str, Device],
+    current: CurrentValues,
+    running: RunningStates,
+) -> Decision | None:
+    """Return the question when a step down is said of a running device at its first speed: lower is off.
+
+    台扇风再小一点 with the fan at the first of three speeds: a step down would switch it off, which
+    was not asked. A level without speeds (a brightness) is dimmed within its range instead.
+    """
+    device = devices.get(top.entity_id) if top.entity_kind == "device" else None
+    direction = relative_direction(result.command.a)
+    if device is None or direction is None or direction > 0 or running(device.id) is not True:
+        return None
+    for level in (c for c in device.commands if not c.readable and not _changes(c)):
+        bounds = level.value_range or {}
+        step, low = bounds.get("step"), bounds.get("minimum")
+        if str(bounds.get("unit")) != "%" or not _is_number(step) or step <= 1 or low != 0:
+            continue
+        value = current(device.id, level)
+        if _is_number(value) and 0 < value <= step + STEP_TOLERANCE_PERCENT:
+            return Decision(Outcome.ASK, reason=AskReason.AT_END, subject=(device.id,))
+    return None
+
+
+STEP_TOLERANCE_PERCENT = 1
+"""How far above its first speed a fan's percentage may read and still be at it (33 of 33.33 steps)."""
 
 
 def _found_alike(
