@@ -1179,17 +1179,16 @@ def test_an_alias_that_is_only_a_kind_word_is_no_name_of_its_own():
 
 def test_an_alias_naming_a_kind_of_thing_set_apart_is_no_name_of_its_own():
     """排气扇打开 finding the workshop's fan aliased 抽风机 (folded to 排气扇), on, the bathroom's off."""
-    on = CommandSpec(id="fan.turn_on", description="打开风扇")
     home = {
         "fan.w": Device(
-            id="fan.w", name="车间排风扇", room="车间", category="Fan", aliases=["排气扇"], commands=[on]
+            id="fan.w", name="车间排风扇", room="车间", category="Fan", aliases=["排气扇"], commands=[FAN_ON]
         ),
-        "fan.b": Device(id="fan.b", name="二楼排气扇", room="二楼卫生间", category="Fan", commands=[on]),
+        "fan.b": Device(id="fan.b", name="二楼排气扇", room="二楼卫生间", category="Fan", commands=[FAN_ON]),
     }
     found = result(
         Command(a="打开", n="排气扇"),
-        device("fan.w", on.id, "alias_hit"),
-        device("fan.b", on.id, "name_partial"),
+        device("fan.w", FAN_ON.id, "alias_hit"),
+        device("fan.b", FAN_ON.id, "name_partial"),
     )
 
     def running(device_id: str) -> bool | None:
@@ -1639,35 +1638,23 @@ def test_a_value_the_command_found_cannot_take_goes_to_the_command_or_device_tha
 
 def test_a_change_with_no_value_to_move_from_goes_by_the_devices_step():
     """亮度调低点 on a light whose brightness is unknown: its brightness step, not a brightness to ask."""
-    step = CommandSpec(
-        id="light.turn_on:brightness_step_pct",
-        description="调亮或调暗",
-        type="integer",
-        value_range={"minimum": -100, "maximum": 100, "unit": "%"},
-    )
-    strip = Device(id="light.strip", name="灯带", room="客厅", category="Light", commands=[BRIGHTNESS, step])
+    strip = Device(id="light.strip", name="灯带", room="客厅", category="Light", commands=[BRIGHTNESS, STEP])
     found = result(Command(a="调低亮度"), device("light.strip", BRIGHTNESS.id, "last_mentioned"))
     decision = decide([found], {"light.strip": strip}, "亮度调低点")
     [(command_id, value)] = [(a.command.id, a.value) for a in decision.actions]
-    assert command_id == step.id
+    assert command_id == STEP.id
     assert value < 0
 
 
 def test_a_change_said_goes_by_the_devices_change_command_of_the_same_unit():
     """亮度调低点 at 70 %: a brightness step of -20, not 50 moved from a value that may be stale; 色温调暖一点
     stays on the colour temperature (no step of brightness)."""
-    step = CommandSpec(
-        id="light.turn_on:brightness_step_pct",
-        description="调亮或调暗",
-        type="integer",
-        value_range={"minimum": -100, "maximum": 100, "unit": "%"},
-    )
     lamp = Device(
         id="light.l",
         name="吊灯",
         room="客厅",
         category="Light",
-        commands=[BRIGHTNESS, step, COLOUR_TEMPERATURE],
+        commands=[BRIGHTNESS, STEP, COLOUR_TEMPERATURE],
     )
 
     def current(_device_id: str, command: CommandSpec) -> float | None:
@@ -1677,7 +1664,7 @@ def test_a_change_said_goes_by_the_devices_change_command_of_the_same_unit():
     warmer = result(Command(a="调低色温"), device("light.l", COLOUR_TEMPERATURE.id, "last_mentioned"))
     [dimmed] = decide([dimmer], {"light.l": lamp}, "亮度调低点", current=current).actions
     [warmed] = decide([warmer], {"light.l": lamp}, "色温调低点", current=current).actions
-    assert (dimmed.command.id, dimmed.value) == (step.id, -20)
+    assert (dimmed.command.id, dimmed.value) == (STEP.id, -20)
     assert warmed.command.id == COLOUR_TEMPERATURE.id
     assert warmed.value < 4000
 
@@ -1749,26 +1736,20 @@ def test_a_bare_number_said_of_a_device_is_the_one_range_holding_it():
 def test_warmth_said_of_a_rooms_lights_moves_one_with_a_colour_temperature_never_a_brightness():
     """儿童房的灯光调暖一点 ranking a desk lamp without colour temperature first: the room's light that has
     one is warmed; none is dimmed instead."""
-    step = CommandSpec(
-        id="light.turn_on:brightness_step_pct",
-        description="调亮或调暗",
-        type="integer",
-        value_range={"minimum": -100, "maximum": 100, "unit": "%"},
-    )
     home = {
-        "light.desk": Device(id="light.desk", name="台灯", room="儿童房", category="Light", commands=[step]),
+        "light.desk": Device(id="light.desk", name="台灯", room="儿童房", category="Light", commands=[STEP]),
         "light.main": Device(
             id="light.main",
             name="儿童房灯",
             room="儿童房",
             category="Light",
-            commands=[step, COLOUR_TEMPERATURE],
+            commands=[STEP, COLOUR_TEMPERATURE],
         ),
     }
     found = result(
         Command(a="调高温度", s="儿童房", n="灯光", t="Light"),
-        device("light.desk", step.id, "room_hit", "type_hit"),
-        device("light.main", step.id, "room_hit", "type_hit"),
+        device("light.desk", STEP.id, "room_hit", "type_hit"),
+        device("light.main", STEP.id, "room_hit", "type_hit"),
         hint="multiple_close_matches",
     )
     decision = decide([found], home, "儿童房的灯光调暖一点", lambda _d, _c: 4000.0)
@@ -1785,14 +1766,13 @@ def test_a_step_of_a_list_in_english_goes_by_the_words_that_rank_it():
 
 def test_a_count_said_of_a_name_several_devices_hold_takes_that_many():
     """两个排风扇都打开 with two exhaust fans called so: both; 排风扇打开 asks which."""
-    on = CommandSpec(id="fan.turn_on", description="打开风扇")
     home = {
-        "fan.a": Device(id="fan.a", name="主卫排风扇", room="主卫", category="Fan", commands=[on]),
+        "fan.a": Device(id="fan.a", name="主卫排风扇", room="主卫", category="Fan", commands=[FAN_ON]),
         "fan.b": Device(
-            id="fan.b", name="楼下卫生间排风扇", room="楼下卫生间", category="Fan", commands=[on]
+            id="fan.b", name="楼下卫生间排风扇", room="楼下卫生间", category="Fan", commands=[FAN_ON]
         ),
     }
-    candidates = (device("fan.a", on.id, "name_partial"), device("fan.b", on.id, "name_partial"))
+    candidates = (device("fan.a", FAN_ON.id, "name_partial"), device("fan.b", FAN_ON.id, "name_partial"))
     two = result(Command(a="打开", n="排风扇", t="Fan", q=Quantifier.ANY, c=2), *candidates)
     one = result(Command(a="打开", n="排风扇", t="Fan"), *candidates)
     assert [set(a.device_ids) for a in decide([two], home, "两个排风扇都打开").actions] == [

@@ -144,16 +144,16 @@ def load_value_order() -> None:
     _outside()
 
 
-def _ranked(value_list: list[dict[str, Any]]) -> list[tuple[int, Any]]:
-    """Return the listed values the words of their descriptions rank, with their ranks, lowest first."""
+def _ranked(value_list: list[dict[str, Any]]) -> list[tuple[int, Any, str]]:
+    """Return the listed values their descriptions' words rank, with each rank and the words, lowest first."""
     order = _ascending()
     ranked = []
     for item in value_list:
         words = compact(_value_words(item))  # as said: a vacuum's quiet is 静音, its max 最大
         held = max((word for word in order if word in words), key=len, default=None)
         if held is not None:
-            ranked.append((order.index(held), item.get("value")))
-    return sorted(ranked, key=lambda pair: pair[0])
+            ranked.append((order.index(held), item.get("value"), words))
+    return sorted(ranked, key=lambda ranked_value: ranked_value[0])
 
 
 def _listed_end(end: int, value_list: list[dict[str, Any]]) -> Argument:
@@ -163,8 +163,8 @@ def _listed_end(end: int, value_list: list[dict[str, Any]]) -> Argument:
         return Argument(problem=ArgumentProblem.UNKNOWN_VALUE)
     rank = ranked[-1][0] if end > 0 else ranked[0][0]
     # max and max_plus both say 最大: the one saying no more than that
-    words = {item.get("value"): compact(_value_words(item)) for item in value_list}
-    return Argument(min((value for r, value in ranked if r == rank), key=lambda value: len(words[value])))
+    at_end = [(value, words) for r, value, words in ranked if r == rank]
+    return Argument(min(at_end, key=lambda value_words: len(value_words[1]))[0])
 
 
 def _listed_step(direction: int, value_list: list[dict[str, Any]], current: float | str | None) -> Argument:
@@ -175,7 +175,7 @@ def _listed_step(direction: int, value_list: list[dict[str, Any]], current: floa
     ranks, or none known, is asked about.
     """
     ranked = _ranked(value_list)
-    values = [value for _, value in ranked]
+    values = [value for _, value, _ in ranked]
     if current in values:
         position = values.index(current) + direction
     elif values and _outside_order(current, value_list):

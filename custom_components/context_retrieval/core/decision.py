@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING, Any
 from .arguments import SWITCHED_ON_WORDS, ArgumentProblem, command_argument
 from .fusion import ActionValue, listed_in, takes_argument
 from .gating import (
-    APART_WORDS,
     DEVICE_WORDS,
     EVERYTHING_WORDS,
     GENERIC_TYPE_WORDS,
@@ -28,6 +27,7 @@ from .gating import (
     in_category,
     is_kind_word,
     is_type_word,
+    says_a_thing,
 )
 from .models import (
     ANY_NAME,
@@ -958,7 +958,7 @@ def _at_its_end(
     for level in (c for c in device.commands if c.id.partition(":")[0] == service and not c.readable):
         bounds = level.value_range or {}
         low, high = bounds.get("minimum"), bounds.get("maximum")
-        if not (_is_number(low) and _is_number(high)) or low < 0:
+        if not (_is_number(low) and _is_number(high)) or _changes(level):
             continue
         value = current(device.id, level)
         if direction < 0 and (running(device.id) is False or (_is_number(value) and value <= low)):
@@ -1014,9 +1014,19 @@ def _act_on_every_candidate(
     """
     kinds = [{devices[d].category for d in _targets(c, result) if d in devices} for c in result.candidates]
     every_kind = result.meta.get("reference") == RECENT_REFERENCE
-    for candidate, kind in zip(result.candidates, kinds, strict=True):
-        if kind != kinds[0] and not every_kind:
-            continue
+    meant = [c for c, kind in zip(result.candidates, kinds, strict=True) if kind == kinds[0] or every_kind]
+    return _act_on_each(result, meant, devices, turn, current)
+
+
+def _act_on_each(
+    result: RetrievalResult,
+    candidates: Sequence[Candidate],
+    devices: Mapping[str, Device],
+    turn: _Turn,
+    current: CurrentValues,
+) -> Decision | None:
+    """Add the action on each candidate (each set with its command) to ``turn``; a question ends it."""
+    for candidate in candidates:
         asked = _action(result.command.a, candidate, _targets(candidate, result), devices, turn, current)
         if asked is not None:
             return asked
@@ -1042,14 +1052,12 @@ def _switch_every_set(
     result: RetrievalResult, devices: Mapping[str, Device], turn: _Turn, current: CurrentValues
 ) -> Decision | None:
     """Add switching each set that switches to ``turn``: not closing covers or valves, nor locking."""
-    for candidate in result.candidates:
-        targets = _targets(candidate, result)
-        if any(d in devices and _closes(devices[d]) for d in targets):
-            continue
-        asked = _action(result.command.a, candidate, targets, devices, turn, current)
-        if asked is not None:
-            return asked
-    return None
+    switching = [
+        c
+        for c in result.candidates
+        if not any(d in devices and _closes(devices[d]) for d in _targets(c, result))
+    ]
+    return _act_on_each(result, switching, devices, turn, current)
 
 
 CLOSING_CATEGORIES = frozenset({"Blind", "Valve", "GarageDoor", "SmartLock"})
@@ -1423,7 +1431,7 @@ def _says_name(
     return any(
         len(name) >= shortest
         and not (own and is_kind_word(name))
-        and not (things and name in APART_WORDS)
+        and not (things and says_a_thing(name))
         and name in said
         for name in _called(device)
     )

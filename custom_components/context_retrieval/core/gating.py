@@ -199,7 +199,7 @@ def is_apart(word: str, category: str, names: Iterable[str], kind: str = "") -> 
 def says_a_thing(word: str) -> bool:
     """Return True when a word only says what a device is (台灯, 排气扇), no one device's own name."""
     said = compact(word)
-    return is_kind_word(said) or any(said in entry.apart for entry in DEVICE_WORDS.values())
+    return is_kind_word(said) or said in APART_WORDS
 
 
 def names_a_thing_apart(word: str, category: str) -> bool:

@@ -236,6 +236,8 @@ class CommandSearch:
 
         The user thinks something there is one of them: which the set is, is a guess.
         """
+        if not self.ir.scope_exclude:
+            return []
         whole = self.index.rooms.apply(include, ()).mask
         kind = self.index.category_masks.get(category) if category else None
         nothing = []

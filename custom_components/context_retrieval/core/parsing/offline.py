@@ -1068,11 +1068,17 @@ def _says_what_has_come_to_be(tokens: Sequence[_Token]) -> bool:
         return True
     said = [token for token in tokens if token.kind is not _Kind.SEP]
     return (
-        len(said) > 1
-        and said[-1].text == _CHANGED
+        _ends_in_a_change(said)
+        and len(said) > 1
         and said[-2].kind is _Kind.OTHER
         and not any(token.text in _ALSO for token in said)
     )
+
+
+def _ends_in_a_change(tokens: Sequence[_Token]) -> bool:
+    """Return True for a clause ending in 了 (separators aside): what has come to be, nothing wanted."""
+    said = [token for token in tokens if token.kind is not _Kind.SEP]
+    return bool(said) and said[-1].text == _CHANGED
 
 
 def _hesitation(tokens: Sequence[_Token]) -> bool:
@@ -1240,8 +1246,7 @@ def _value_said(tokens: Sequence[_Token], value_words: frozenset[str]) -> str:
 
     睡眠 inside 睡眠床够冷 is no value said: the word must be all of the run it is in.
     """
-    said = [token for token in tokens if token.kind is not _Kind.SEP]
-    if said and said[-1].text == _CHANGED:
+    if _ends_in_a_change(tokens):
         return ""  # 空调关了，要睡眠了: what is about to happen, no value to set
     for between, run in itertools.groupby(tokens, key=lambda token: token.kind in _BETWEEN_WORDS):
         word = "".join(token.text for token in run)
@@ -1728,15 +1733,17 @@ def _doing_its_job(tokens: list[_Token]) -> list[_Token]:
     fixed = list(tokens)
     for index in range(1, len(tokens) - 2):
         name, verb, between, thing = tokens[index - 1 : index + 3]
-        start, end = _clause_bounds(tokens, index)
-        if (
+        if not (
             name.kind is _Kind.NAME
             and verb.kind is _Kind.OTHER
             and between.text in _A_WHILE
             and thing.kind is _Kind.OTHER
-            and all(t.kind in {_Kind.FILLER, _Kind.OTHER} for t in tokens[index + 3 : end])
-            and not _has_action_word(tokens[start:end])
         ):
+            continue
+        start, end = _clause_bounds(tokens, index)
+        if all(
+            t.kind in {_Kind.FILLER, _Kind.OTHER} for t in tokens[index + 3 : end]
+        ) and not _has_action_word(tokens[start:end]):
             fixed[index] = _Token(_Kind.ON, verb.text, ACTION_ON)
             fixed[index + 2 : end] = [_Token(_Kind.FILLER, t.text, t.text) for t in tokens[index + 2 : end]]
     return fixed
@@ -2192,7 +2199,7 @@ def _take_named_mode(tokens: list[_Token], value_words: Collection[str] = ()) ->
         # 新风开睡眠模式, a scene also called so; 热水器开节能, a value the home lists
         return tokens[: tokens.index(said[-1])], said[-1].text
     effect = bool(said) and _names_the_effect(said[-1])
-    scene = bool(said) and said[-1].kind is _Kind.TYPE and TYPE_WORDS.get(said[-1].value) == _SCENE
+    scene = bool(said) and _is_scene_word(said[-1])
     if len(said) < 2 or not (scene or effect):
         return tokens, ""
     start = len(said) - 1
