@@ -98,10 +98,12 @@ SETS: tuple[tuple[str, str], ...] = (
     ("agent_ap", "agent_ap (held-out in issue 13's fourteenth session, tuned on in its fifteenth)"),
     ("agent_aq", "agent_aq (held-out, written after issue 13's fourteenth session's changes: never read)"),
     ("agent_ar", "agent_ar (held-out, written after issue 13's fourteenth session's changes: never read)"),
-    ("agent_as", "agent_as (held-out, written as issue 13's fifteenth session began: never read)"),
-    ("agent_at", "agent_at (held-out, written as issue 13's fifteenth session began: never read)"),
+    ("agent_as", "agent_as (held-out in issue 13's fifteenth session, tuned on in its sixteenth)"),
+    ("agent_at", "agent_at (held-out in issue 13's fifteenth session, tuned on in its sixteenth)"),
     ("agent_au", "agent_au (held-out, written during issue 13's fifteenth session: never read)"),
     ("agent_av", "agent_av (held-out, written during issue 13's fifteenth session: never read)"),
+    ("agent_aw", "agent_aw (held-out, written as issue 13's sixteenth session began: never read)"),
+    ("agent_ax", "agent_ax (held-out, written as issue 13's sixteenth session began: never read)"),
 )
 """The sets run, in the order they were written: each says whether its misses were read while tuning."""
 SEALED = "agent_e"
