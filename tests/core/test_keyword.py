@@ -39,6 +39,13 @@ def test_index_finds_devices_sharing_characters_and_aliases():
     assert (score, via_alias) == (EXACT_NAME_SCORE, True)
 
 
+def test_a_hint_made_of_two_of_a_devices_names_is_its_name():
+    """先锋油汀: the brand alias 先锋 and the name 油汀 of one heater; 先锋台灯 names no device twice."""
+    index = KeywordIndex.build([("油汀", "先锋"), ("台灯",)])
+    assert index.score(0, "先锋油汀") == (EXACT_NAME_SCORE, True)
+    assert index.score(1, "先锋台灯")[0] < EXACT_NAME_SCORE
+
+
 def test_index_normalises_names():
     index = KeywordIndex.build([("客厅 主灯",), ("ＴＶ",)])
     assert index.score(0, "客厅主灯")[0] == EXACT_NAME_SCORE

@@ -1050,9 +1050,13 @@ def test_an_end_of_the_range_finds_the_named_device_s_ranged_command():
     presets = [{"value": "auto", "description": "自动"}]
     preset = CommandSpec("fan.set_preset_mode:preset_mode", "设置风扇模式", "string", value_list=presets)
     home = [Device(id="hood", name="油烟机", room="厨房", category="Fan", commands=[speed, preset])]
-    (result,) = run(home, "油烟机开到最大档", cmd("设置亮度=最大", n="油烟机"))
-    assert result.candidates[0].capability_id == speed.id
-    assert "kept_for_unfamiliar_action" not in result.meta
+    for action in ("设置风速=最大", "设置档位=最大", "设置=最大"):
+        (result,) = run(home, "油烟机开到最大档", cmd(action, n="油烟机"))
+        assert result.candidates[0].capability_id == speed.id
+        assert "kept_for_unfamiliar_action" not in result.meta
+    # a setting it lacks (亮度) is no other setting's end: kept as named, no command of it able
+    (result,) = run(home, "油烟机亮度开到最大", cmd("设置亮度=最大", n="油烟机"))
+    assert result.meta["kept_unfamiliar"] == ["hood"]
 
 
 @pytest.mark.parametrize(

@@ -110,6 +110,16 @@ def test_an_end_of_a_range_may_go_to_a_list():
     assert result.candidates[0].capability_id == fan_modes.id
 
 
+def test_an_end_of_a_range_for_a_setting_a_device_lacks_sets_nothing_else():
+    """油汀风速调到最大: a heater has no fan speed; every range has ends, so its set point is no answer."""
+    heater = Device(id="h", name="油汀", room="老人房", category="Heater", commands=[ON, OFF, SETPOINT])
+    (result,) = run([heater], "油汀风速调到最大", cmd("设置风速=最大", n="油汀"))
+    assert result.meta["kept_unfamiliar"] == ["h"]  # kept as named, no command of it able
+    (result,) = run([heater], "油汀调到最大", cmd("设置=最大", n="油汀"))
+    assert result.candidates[0].capability_id == SETPOINT.id  # no setting named: its own range
+    assert "kept_unfamiliar" not in result.meta
+
+
 def test_a_value_in_another_unit_makes_no_device_capable():
     """楼上调到十九度五: 19.5 °C is no brightness in %; the lights upstairs are not candidates for it."""
     brightness = CommandSpec(

@@ -169,7 +169,9 @@ def vector_query_for(ir: QueryIR) -> VectorQuery:
         return VectorQuery(ir.raw, "empty_action", _is_question(ir.raw))
     key, _, value = action.partition("=")
     value = value.strip()
-    text = f"{key} {value}".strip() if has_han(value) and value not in SWITCH_VALUES else key.strip()
+    # 风速调到最大: an end of a range says nothing of which setting it is, unlike 自然风
+    named = has_han(value) and value not in SWITCH_VALUES and value not in EXTREME_VALUES
+    text = f"{key} {value}".strip() if named else key.strip()
     # A number's unit letter (调到24C, 50%) does not make the action English.
     if has_latin(_NUMBER_WITH_UNIT.sub("", text)) or not has_han(text):
         _LOGGER.debug("Action %r is not a Chinese phrase; embedding the raw query %r instead", action, ir.raw)
@@ -281,7 +283,9 @@ def _value_evidence(choice: CapabilityChoice, value: ActionValue) -> float:
     command = choice.command
     if command is None or not takes_argument(command) or not value.unit_fits_range(command):
         return 0.0
-    return CAPABILITY_MIN_SIMILARITY * (1.0 if value.fits(command) else 0.0) + CAPABILITY_MIN_SIMILARITY / 2
+    # every range has ends: 风速调到最大 holds no more for a set point than for a fan speed
+    held = value.end is None and value.fits(command)
+    return CAPABILITY_MIN_SIMILARITY * (1.0 if held else 0.0) + CAPABILITY_MIN_SIMILARITY / 2
 
 
 def is_capable(choice: CapabilityChoice, *, enforce: bool) -> bool:

@@ -46,8 +46,9 @@ CATEGORIES: frozenset[str] = frozenset(
 """The closed category set of CONTRACT §3 (``Unknown`` is not a category)."""
 
 DEVICE_WORDS_FILE = "device_words.yaml"
-"""Package data: the words of each category, its kinds, what its words leave apart, and its tasks."""
-_KEYS = frozenset({"words", "kinds", "apart", "tasks"})
+"""Package data: the words of each category, its kinds, what its words leave apart, its tasks, and
+what of it rolls up."""
+_KEYS = frozenset({"words", "kinds", "apart", "tasks", "rolled"})
 
 
 class DeviceWordsError(ValueError):
@@ -66,6 +67,8 @@ class CategoryWords:
     """Things of the category its words do not mean (the range hood for 风扇)."""
     tasks: tuple[str, ...] = ()
     """Tasks its devices do, said alone for them (扫地: 扫下地 is the vacuum's)."""
+    rolled: tuple[str, ...] = ()
+    """Things of it that roll or fold upwards (卷帘): pulled up (拉起来), they open."""
 
 
 def parse_device_words(raw: object, where: str = DEVICE_WORDS_FILE) -> dict[str, CategoryWords]:
@@ -78,7 +81,7 @@ def parse_device_words(raw: object, where: str = DEVICE_WORDS_FILE) -> dict[str,
         if category not in CATEGORIES:
             raise DeviceWordsError(f"{where}: {category!r} is not a category")
         if not isinstance(entry, dict) or not set(entry) <= _KEYS or not entry.get("words"):
-            raise DeviceWordsError(f"{where}: {category}: expected words, and kinds, apart or tasks")
+            raise DeviceWordsError(f"{where}: {category}: expected words, and kinds, apart, tasks or rolled")
         lists: dict[str, tuple[str, ...]] = {}
         for key in _KEYS:
             values = entry.get(key) or []
@@ -88,7 +91,9 @@ def parse_device_words(raw: object, where: str = DEVICE_WORDS_FILE) -> dict[str,
         for word in (*lists["words"], *lists["kinds"]):
             if seen.setdefault(word, category) != category:
                 raise DeviceWordsError(f"{where}: {word} is in {seen[word]} and {category}")
-        parsed[category] = CategoryWords(lists["words"], lists["kinds"], lists["apart"], lists["tasks"])
+        parsed[category] = CategoryWords(
+            lists["words"], lists["kinds"], lists["apart"], lists["tasks"], lists["rolled"]
+        )
     return parsed
 
 
@@ -168,6 +173,10 @@ EVERYTHING_WORDS = frozenset({"东西", "电器", "家电", "设备"})
 
 APART_WORDS = frozenset(word for entry in DEVICE_WORDS.values() for word in entry.apart)
 """Words naming things a category's words set apart (排气扇, 油烟机, 晾衣架): kinds of things too."""
+
+
+ROLLED_WORDS = frozenset(word for entry in DEVICE_WORDS.values() for word in entry.rolled)
+"""Words naming things that roll or fold upwards (卷帘, 百叶窗): 拉起来 opens them, not a curtain."""
 
 
 def is_kind_word(word: str) -> bool:

@@ -154,13 +154,24 @@ class KeywordIndex:
         return found
 
     def score(self, position: int, hint: str) -> tuple[float, bool]:
-        """Return the best name/alias score of a device and whether an alias gave it."""
+        """Return the best name/alias score of a device and whether an alias gave it.
+
+        A hint made of two of the device's names is its name too: 先锋油汀, its alias 先锋 (a brand) and
+        its name 油汀.
+        """
         best, via_alias = 0.0, False
         for rank, name in enumerate(self.names[position]):
             score = name_similarity(hint, name)
             if score > best:
                 best, via_alias = score, rank > 0
+        if best < EXACT_NAME_SCORE and self._called_in_two(position, hint):
+            return EXACT_NAME_SCORE, True
         return best, via_alias
+
+    def _called_in_two(self, position: int, hint: str) -> bool:
+        """Return True when ``hint`` is two of the device's names or aliases, one after the other."""
+        names = self.names[position]
+        return any(hint[:cut] in names and hint[cut:] in names for cut in range(1, len(hint)))
 
     def sharing(self, text: str, allowed: Collection[int]) -> dict[int, float]:
         """Return the ``allowed`` devices with a name sharing two characters or more in a row with ``text``.

@@ -1696,3 +1696,46 @@ def test_a_rise_or_fall_said_before_a_number_is_a_change_by_it(text: str, action
     """温度降两度: down by two, not a setting to two."""
     [command] = parse_offline(text, ROOMS, DEVICE_NAMES)
     assert command.a == action
+
+
+def test_a_name_without_its_room_is_no_verb():
+    """开铺子, a scene in the room 铺子: its whole name calls it, and 开 stays the verb (吊灯开一下)."""
+    parser = OfflineParser.build(["铺子", "餐厅"], ["开铺子", "吊灯"])
+    assert [(c.a, c.n) for c in parser.parse("吊灯开一下")] == [("打开", "吊灯")]
+    assert [c.n for c in parser.parse("开铺子")] == ["开铺子"]
+
+
+def test_a_demonstrative_between_two_names_makes_one_thing_of_them():
+    """先锋那个油汀: the 先锋 油汀, one target as 先锋的油汀 is, not the brand and the heater apart."""
+    parser = OfflineParser.build(ROOMS, [*DEVICE_NAMES, "先锋", "油汀"])
+    assert [c.n for c in parser.parse("先锋那个油汀关了")] == ["先锋油汀"]
+    assert [c.n for c in parser.parse("先锋的油汀关了")] == ["先锋油汀"]
+
+
+@pytest.mark.parametrize(
+    ("text", "action"), [("卷帘拉起来", "打开"), ("百叶窗拉起", "打开"), ("窗帘拉起来", "UNKNOWN")]
+)
+def test_pulled_up_opens_what_rolls_up_and_leaves_a_curtain_unread(text: str, action: str) -> None:
+    """卷帘拉起来: a roller blind goes up, open; a curtain pulled so may be drawn shut, not read."""
+    [command] = parse_offline(text, ROOMS, DEVICE_NAMES)
+    assert command.a == action
+
+
+def test_nobody_doing_something_after_a_command_says_why() -> None:
+    """开饮机关掉，没人在喝: nobody drinks, the reason; no second command for 喝."""
+    assert [c.n for c in parse_offline("开饮机关掉，没人在喝", ROOMS, [*DEVICE_NAMES, "开饮机"])] == [
+        "开饮机"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "action"),
+    [
+        ("台灯开起的咯?", "查询状态"),  # Guizhou V起的: -ing, a question, not 开起 (switch on)
+        ("卷帘拉落来", "关闭"),  # Hokkien 落来: down
+        ("电视声音怎么这么大，关小点", "调小音量"),  # why so loud: a complaint before the command
+    ],
+)
+def test_regional_and_colloquial_forms_read_as_said(text: str, action: str) -> None:
+    """Language data, read through the parser as the utterances come."""
+    assert [c.a for c in parse_offline(text, ROOMS, DEVICE_NAMES)][-1] == action

@@ -21,6 +21,7 @@ from custom_components.context_retrieval.core.gating import (
     DEVICE_WORDS,
     EVERYTHING_WORDS,
     GENERIC_TYPE_WORDS,
+    ROLLED_WORDS,
     TYPE_WORDS,
     category_named,
     is_borrowed_type_word,
@@ -137,6 +138,9 @@ _REFERENCE = "reference"
 """它/刚才的: points back even before a noun (刚才的灯 is the last-mentioned light)."""
 _DEMONSTRATIVE = "demonstrative"
 """那个/这个: points back only alone (那个灯 is just a light)."""
+_NOBODY = "没人"
+_PULLED_UP = "拉起来"
+"""The value of 拉起来 until its clause says what is pulled up (see ``_pulled_up``)."""
 
 _MODES = {
     "自然风": "设置风模式=自然风",
@@ -200,6 +204,8 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
         ),
     ),
     **_mapped(_Kind.ON, dict.fromkeys(("放出来", "放出去", "伸出来", "伸出去"), ACTION_ON)),
+    # 拉起来 opens what rolls up (卷帘拉起来) and may draw a curtain shut: read by ``_pulled_up``
+    **_mapped(_Kind.OTHER, dict.fromkeys(("拉起来", "拉起"), _PULLED_UP)),
     **_mapped(
         _Kind.OFF,
         dict.fromkeys(
@@ -393,6 +399,7 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     **_mapped(_Kind.ROOM, dict.fromkeys(("他", "她"), LAST_ROOM)),
     # 张叔他们去三亚了: 他们 are people, whose room nobody said
     **_words(_Kind.OTHER, "他们", "她们"),
+    **_words(_Kind.OTHER, _NOBODY),  # 没人在喝: nobody, before 人在 (where the speaker is) takes 人
     **_mapped(_Kind.PRON, dict.fromkeys(("那个", "这个", "那台", "这台", "那盏", "这盏"), _DEMONSTRATIVE)),
     **_mapped(_Kind.PRON, dict.fromkeys(("那支", "这支", "那部", "这部", "那只", "这只"), _DEMONSTRATIVE)),
     **_mapped(_Kind.PRON, dict.fromkeys(("那条", "这条"), _DEMONSTRATIVE)),  # 客厅那条: the strip
@@ -418,7 +425,8 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     **_words(_Kind.FILLER, *EVERYTHING_WORDS),  # 工作室的东西全部关掉: no kind of device, every one
     **_mapped(_Kind.ON, {"开机": ACTION_ON}),  # PS5 开机: switched on
     **_mapped(_Kind.OFF, {"关机": ACTION_OFF}),
-    **_words(_Kind.FILLER, "这么", "那么"),  # 这么冷? 调高两度: how cold, no device called 这
+    # 这么冷? 调高两度: how cold, no device called 这; 怎么这么吵: why so loud, no question of how
+    **_words(_Kind.FILLER, "这么", "那么", "怎么这么", "怎么那么"),
     **_words(_Kind.FILLER, "改主意", "改变主意"),  # 我改主意了, 关灯: a change of mind, no value
     # verb complements and helpers that add nothing to the command (开起来, 去开灯, 给关了, 稍微)
     **_words(_Kind.FILLER, "起来", "去", "给", "稍微", "稍稍", "一哈", "一下下", "一样", "您", "劳驾"),
@@ -485,7 +493,7 @@ _ACTION_WORD_KINDS = _ACTION_KINDS | {_Kind.NUM, _Kind.MODE, _Kind.TASK}
 _SWITCH_KINDS = frozenset({_Kind.ON, _Kind.OFF})
 _VERB_KINDS = _SWITCH_KINDS | {_Kind.LOCK, _Kind.CHANNEL, _Kind.PLAY}
 """Verbs that open a second action after a target (关掉客厅灯打开卧室灯, 打开电视换台)."""
-_LACKING = frozenset({"没", "没有"})
+_LACKING = frozenset({"没", "没有", _NOBODY})
 """Question particles that, before a noun, say there is none (没人, 没水)."""
 _LOCK_PARTICLES = frozenset({"上", "好", "埋"})
 """门锁上/锁好, Cantonese 锁埋: the particle after a lock word makes it the verb 锁定."""
@@ -787,21 +795,7 @@ class OfflineParser:
             if key and key not in room_words:
                 room_words[key] = (_Kind.ROOM, room.strip())
         room_keys = _RoomKeys.build(room_words)
-        names: dict[str, tuple[_Kind, str]] = {}
-        for device_name in device_names:
-            full = compact(device_name)
-            key = room_keys.strip(full)
-            if key != full:
-                # 爷爷奶奶屋的灯 without its room is 灯, not 的灯; 园子里的灯 too, not 里的灯
-                key = _without_leading_fillers(key.strip(LINKING_WORD)).strip(LINKING_WORD)
-            if key != full and (key in ATTRIBUTE_WORDS or words.get(key, (None, ""))[0] is _Kind.TASK):
-                # 主卧湿度 without its room is the attribute 湿度 (湿度设到55), not a name; 全家扫地
-                # without its room the task 扫地 (小黑开始扫地)
-                continue
-            if key and key not in names:
-                names[key] = (_Kind.NAME, device_name.strip() if key == full else key)
-            if device_name.strip() in (calls or DeviceCalls()).named_after_elsewhere:
-                names[full] = (_Kind.NAME, device_name.strip())  # 车库门口灯, in the garden
+        names = _name_words(device_names, room_keys, words, calls or DeviceCalls())
         words.update(names)
         words.update(room_words)
         for value in sorted((calls or DeviceCalls()).value_words):
@@ -827,7 +821,7 @@ class OfflineParser:
         See ``unread_words`` and ``_what_to_do``.
         """
         tokens = _tokenize(compact(text)[:MAX_OFFLINE_CHARS], self)
-        tokens = _verb_ending_a_name(_for_someone_dropped(_lone_numbers_set(tokens)))
+        tokens = _verb_ending_a_name(_for_someone_dropped(_lone_numbers_set(_pulled_up(tokens))))
         # 那个那个，老人屋的空调调到26度: a clause of 那个 alone is no command
         clauses, remarks = _what_to_do(
             [clause for clause in _split_clauses(tokens) if not _hesitation(clause)], self
@@ -1443,6 +1437,35 @@ def _without_leading_fillers(name: str) -> str:
     return name
 
 
+def _name_words(
+    device_names: Collection[str],
+    room_keys: _RoomKeys,
+    words: dict[str, tuple[_Kind, str]],
+    calls: DeviceCalls,
+) -> dict[str, tuple[_Kind, str]]:
+    """Return the lexicon entries of the home's device names; one said in its room is known by the rest."""
+    names: dict[str, tuple[_Kind, str]] = {}
+    for device_name in device_names:
+        full = compact(device_name)
+        key = room_keys.strip(full)
+        if key != full:
+            # 爷爷奶奶屋的灯 without its room is 灯, not 的灯; 园子里的灯 too, not 里的灯
+            key = _without_leading_fillers(key.strip(LINKING_WORD)).strip(LINKING_WORD)
+        if key != full and words.get(key, (None, ""))[0] in _ACTION_KINDS:
+            # 开铺子, a scene in the room 铺子, is no 开 without it: its whole name names it
+            names.setdefault(full, (_Kind.NAME, device_name.strip()))
+            continue
+        if key != full and (key in ATTRIBUTE_WORDS or words.get(key, (None, ""))[0] is _Kind.TASK):
+            # 主卧湿度 without its room is the attribute 湿度 (湿度设到55), not a name; 全家扫地
+            # without its room the task 扫地 (小黑开始扫地)
+            continue
+        if key and key not in names:
+            names[key] = (_Kind.NAME, device_name.strip() if key == full else key)
+        if device_name.strip() in calls.named_after_elsewhere:
+            names[full] = (_Kind.NAME, device_name.strip())  # 车库门口灯, in the garden
+    return names
+
+
 def _tokenize(text: str, lexicon: OfflineParser) -> list[_Token]:
     """Return the leftmost-longest tokens of compacted ``text``; unknown characters are ``OTHER``.
 
@@ -1545,6 +1568,24 @@ def _clause_bounds(tokens: Sequence[_Token], index: int) -> tuple[int, int]:
     start = next((i + 1 for i in range(index - 1, -1, -1) if tokens[i].kind is _Kind.SEP), 0)
     end = next((i for i in range(index, len(tokens)) if tokens[i].kind is _Kind.SEP), len(tokens))
     return start, end
+
+
+def _pulled_up(tokens: list[_Token]) -> list[_Token]:
+    """Return the tokens with 拉起来 read as opening where its clause names a thing that rolls up.
+
+    卷帘拉起来, 百叶窗拉起: up, so open; 窗帘拉起来 may mean drawn shut, so it stays unread.
+    """
+    out = list(tokens)
+    for index, token in enumerate(tokens):
+        if token.kind is not _Kind.OTHER or token.value != _PULLED_UP:
+            continue
+        start, end = _clause_bounds(tokens, index)
+        if any(
+            part.kind in _HEAD_KINDS and any(word in part.text for word in ROLLED_WORDS)
+            for part in tokens[start:end]
+        ):
+            out[index] = _Token(_Kind.ON, token.text, ACTION_ON)
+    return out
 
 
 _FOR_SOMEONE = frozenset({"帮", "替"})
@@ -2506,7 +2547,7 @@ def _phrases(tokens: Sequence[_Token]) -> tuple[list[tuple[list[_Token], list[st
             else:
                 phrases.append(held)
             held = None
-        if heads and token.kind is _Kind.FILLER and token.text == LINKING_WORD and not modifier:
+        if heads and _links_to_the_next(token) and not modifier:
             held = ([*run[: heads[-1] + 1]], rooms)
             rooms, pending = [], []
         elif heads:
@@ -2523,6 +2564,13 @@ def _phrases(tokens: Sequence[_Token]) -> tuple[list[tuple[list[_Token], list[st
         if token.kind is _Kind.ROOM:
             rooms.append(token.value)
     return phrases, rooms
+
+
+def _links_to_the_next(token: _Token) -> bool:
+    """Return True for 的, or a demonstrative, after a phrase: 先锋那个油汀 is 先锋的油汀, one thing."""
+    if token.kind is _Kind.PRON:
+        return token.value == _DEMONSTRATIVE
+    return token.kind is _Kind.FILLER and token.text == LINKING_WORD
 
 
 def _phrase_target(phrase: Sequence[_Token], rooms: Sequence[str], lexicon: OfflineParser) -> _Target:
