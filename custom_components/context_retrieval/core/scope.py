@@ -80,6 +80,11 @@ def _owner_words() -> OwnerWords:
     return OwnerWords.from_data(yaml.safe_load(package_text(ROOM_WORDS_FILE)))
 
 
+def is_side(word: str) -> bool:
+    """Return True for a side word (边, 头): after a place it says where in it (铺子头: in the shop)."""
+    return word in _owner_words().sides
+
+
 def without_side(word: str) -> str:
     """Return a place word without the side word ending it (北边: 北), or the word when none does."""
     side = next((s for s in _owner_words().sides if word.endswith(s) and len(word) > len(s)), "")

@@ -1734,8 +1734,25 @@ def test_nobody_doing_something_after_a_command_says_why() -> None:
         ("台灯开起的咯?", "查询状态"),  # Guizhou V起的: -ing, a question, not 开起 (switch on)
         ("卷帘拉落来", "关闭"),  # Hokkien 落来: down
         ("电视声音怎么这么大，关小点", "调小音量"),  # why so loud: a complaint before the command
+        ("歹势，帮我把台灯插电", "打开"),  # Hokkien sorry; plugged in: on
+        ("bro 帮我把台灯开一下", "打开"),  # the assistant called bro
+        ("窗帘拉一半就得行了", "设置位置=50%"),  # Southwestern 就得行 = 就行
     ],
 )
 def test_regional_and_colloquial_forms_read_as_said(text: str, action: str) -> None:
     """Language data, read through the parser as the utterances come."""
     assert [c.a for c in parse_offline(text, ROOMS, DEVICE_NAMES)][-1] == action
+
+
+def test_a_side_word_after_a_room_says_in_it() -> None:
+    """铺子头的音箱 (Southwestern 头: in): the shop's speaker, nothing left unread."""
+    parser = OfflineParser.build(["铺子", "客厅"], ["音箱", "台灯"])
+    reading = parser.read("铺子头的音箱声音开大点")
+    assert [(c.s, c.n) for c in reading.commands] == [("铺子", "音箱")]
+    assert reading.unread == ()
+
+
+def test_how_a_room_is_before_a_command_naming_it_again_is_why() -> None:
+    """楼上好冷, 楼上的空调都开起: the cold is why; one command, on upstairs' air conditioners."""
+    reading = OfflineParser.build(["楼上", "客厅"], ["空调"]).read("楼上好冷，楼上的空调都开起")
+    assert [(c.a, c.s, c.n, c.q) for c in reading.commands] == [("打开", "楼上", "空调", "all")]

@@ -40,7 +40,7 @@ from custom_components.context_retrieval.core.models import (
     Quantifier,
 )
 from custom_components.context_retrieval.core.pronunciation import readings
-from custom_components.context_retrieval.core.scope import rooms_of_a_kind
+from custom_components.context_retrieval.core.scope import is_side, rooms_of_a_kind
 from custom_components.context_retrieval.core.text import LINKING_WORD, compact, has_han, has_latin, normalize
 
 if TYPE_CHECKING:
@@ -193,7 +193,9 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
         ),
     ),
     **_mapped(_Kind.OFF, dict.fromkeys(("拔掉", "拔了", "断电"), ACTION_OFF)),  # unplug: off
-    **_mapped(_Kind.ON, dict.fromkeys(("插上", "插起来", "插上电", "通电"), ACTION_ON)),  # plug in: on
+    **_mapped(
+        _Kind.ON, dict.fromkeys(("插上", "插起来", "插上电", "插电", "通电"), ACTION_ON)
+    ),  # plug in: on
     # Curtains and blinds: 拉开/升起 open them (a roller shade 拉上去: up), 拉上/合上/放下/降下 close them;
     # an awning 放出来 (let out) is opened.
     **_mapped(
@@ -821,7 +823,9 @@ class OfflineParser:
         See ``unread_words`` and ``_what_to_do``.
         """
         tokens = _tokenize(compact(text)[:MAX_OFFLINE_CHARS], self)
-        tokens = _verb_ending_a_name(_for_someone_dropped(_lone_numbers_set(_pulled_up(tokens))))
+        tokens = _verb_ending_a_name(
+            _for_someone_dropped(_lone_numbers_set(_pulled_up(_sides_of_rooms(tokens))))
+        )
         # 那个那个，老人屋的空调调到26度: a clause of 那个 alone is no command
         clauses, remarks = _what_to_do(
             [clause for clause in _split_clauses(tokens) if not _hesitation(clause)], self
@@ -887,10 +891,14 @@ def _what_to_do(clauses: list[list[_Token]], lexicon: OfflineParser) -> tuple[li
     """
     remarks: list[str] = []
     if (
-        len(clauses) > 1
-        and (_complains(clauses[0]) or _says_what_i_do(clauses[0]))
-        and any(map(_has_action_word, clauses[1:]))
-    ) or _says_what_goes_on(clauses, lexicon):
+        (
+            len(clauses) > 1
+            and (_complains(clauses[0]) or _says_what_i_do(clauses[0]))
+            and any(map(_has_action_word, clauses[1:]))
+        )
+        or _says_what_goes_on(clauses, lexicon)
+        or _says_how_a_room_is(clauses)
+    ):
         # 太吵了，先停一下: what is wrong, then what to do about it; 我们出门了，开离家模式
         remarks, clauses = ["".join(token.text for token in clauses[0])], clauses[1:]
     elif (cleared := _complaint_cleared(clauses)) is not None:
@@ -938,6 +946,24 @@ def _says_what_goes_on(clauses: list[list[_Token]], lexicon: OfflineParser) -> b
             _has_action_word(clause) and any(token.kind in {_Kind.NAME, _Kind.TYPE} for token in clause)
             for clause in clauses[1:]
         )
+    )
+
+
+def _says_how_a_room_is(clauses: list[list[_Token]]) -> bool:
+    """Return True when the first clause says how a room is and the next what to do there, naming it again.
+
+    楼上好冷, 楼上的空调都开起: the cold is why; the room is said where the command needs it.
+    """
+    if len(clauses) < 2:
+        return False
+    first, following = clauses[0], clauses[1]
+    rooms = {token.value for token in first if token.kind is _Kind.ROOM}
+    return (
+        bool(rooms)
+        and {token.kind for token in first} <= {_Kind.ROOM, _Kind.OTHER, _Kind.FILLER, _Kind.SEP}
+        and any(token.kind is _Kind.OTHER and has_han(token.text) for token in first)
+        and _has_action_word(following)
+        and rooms <= {token.value for token in following if token.kind is _Kind.ROOM}
     )
 
 
@@ -1568,6 +1594,19 @@ def _clause_bounds(tokens: Sequence[_Token], index: int) -> tuple[int, int]:
     start = next((i + 1 for i in range(index - 1, -1, -1) if tokens[i].kind is _Kind.SEP), 0)
     end = next((i for i in range(index, len(tokens)) if tokens[i].kind is _Kind.SEP), len(tokens))
     return start, end
+
+
+def _sides_of_rooms(tokens: list[_Token]) -> list[_Token]:
+    """Return the tokens with a side word after a room read as a filler: 铺子头的音箱 is the shop's."""
+    return [
+        _Token(_Kind.FILLER, token.text, token.value)
+        if index
+        and token.kind is _Kind.OTHER
+        and is_side(token.text)
+        and tokens[index - 1].kind is _Kind.ROOM
+        else token
+        for index, token in enumerate(tokens)
+    ]
 
 
 def _pulled_up(tokens: list[_Token]) -> list[_Token]:
