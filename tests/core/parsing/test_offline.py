@@ -1750,6 +1750,7 @@ def test_a_side_word_after_a_room_says_in_it() -> None:
     reading = parser.read("铺子头的音箱声音开大点")
     assert [(c.s, c.n) for c in reading.commands] == [("铺子", "音箱")]
     assert reading.unread == ()
+    assert [c.n for c in parser.parse("客厅面板灯打开")] == ["面板灯"]  # 面 begins an unknown word
 
 
 def test_how_a_room_is_before_a_command_naming_it_again_is_why() -> None:

@@ -1597,13 +1597,18 @@ def _clause_bounds(tokens: Sequence[_Token], index: int) -> tuple[int, int]:
 
 
 def _sides_of_rooms(tokens: list[_Token]) -> list[_Token]:
-    """Return the tokens with a side word after a room read as a filler: 铺子头的音箱 is the shop's."""
+    """Return the tokens with a side word after a room read as a filler: 铺子头的音箱 is the shop's.
+
+    Only a side word standing alone: in 客厅面板灯, 面 begins a word the parser does not know.
+    """
+    following = [*tokens[1:], _Token(_Kind.SEP, "")]
     return [
         _Token(_Kind.FILLER, token.text, token.value)
         if index
         and token.kind is _Kind.OTHER
         and is_side(token.text)
         and tokens[index - 1].kind is _Kind.ROOM
+        and following[index].kind is not _Kind.OTHER
         else token
         for index, token in enumerate(tokens)
     ]
