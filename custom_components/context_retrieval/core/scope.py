@@ -46,6 +46,8 @@ class OwnerWords:
     """A room word's end -> the ends it is also said with (房: 房间)."""
     sides: tuple[str, ...] = ()
     """Words said after a place to say the side of it (北边, 东面): the place alone says as much."""
+    same_rooms: tuple[tuple[str, ...], ...] = ()
+    """Words saying the same kind of room (主卧, 主人房): a room called by one is called by the others."""
 
     @classmethod
     def from_data(cls, raw: object, where: str = ROOM_WORDS_FILE) -> OwnerWords:
@@ -67,7 +69,15 @@ class OwnerWords:
         sides = raw.get("sides", []) if isinstance(raw, dict) else None
         if not isinstance(sides, list) or not all(isinstance(w, str) and has_han(w) for w in sides):
             raise RoomWordsError(f"{where}: expected sides, a list of Chinese words")
-        return cls(*lists, ends_said={end: tuple(said) for end, said in ends.items()}, sides=tuple(sides))
+        same = raw.get("same_rooms", []) if isinstance(raw, dict) else None
+        if not isinstance(same, list) or not all(_chinese_words(group) and len(group) > 1 for group in same):
+            raise RoomWordsError(f"{where}: expected same_rooms, lists of two Chinese words or more")
+        return cls(
+            *lists,
+            ends_said={end: tuple(said) for end, said in ends.items()},
+            sides=tuple(sides),
+            same_rooms=tuple(tuple(compact(word) for word in group) for group in same),
+        )
 
 
 def _chinese_words(words: object) -> bool:
@@ -97,7 +107,8 @@ def with_owner_words(rooms: Sequence[Room], device_names: Collection[str] = ()) 
     The part before an ``owned`` word of ``room_words.yaml`` becomes an alias, alone and with
     each ``said_with`` word, when it is two characters or more, the same for no other room, and
     no floor's or device's name. A room word's end is also said as ``ends_said`` has it
-    (爷爷奶奶房间 for 爷爷奶奶房), and a room word with 的 inside is said without it (里头厕所).
+    (爷爷奶奶房间 for 爷爷奶奶房), a room word with 的 inside is said without it (里头厕所), and a
+    room called by a word of ``same_rooms`` by the other words of its group no room or device has.
     """
     words = _owner_words()
     said = {compact(word) for room in rooms for word in (room.name, *room.aliases, *room.floor_names)}
@@ -112,6 +123,10 @@ def with_owner_words(rooms: Sequence[Room], device_names: Collection[str] = ()) 
     taken = said | {compact(name) for name in device_names}
     owned = {
         stem: next(iter(owners)) for stem, owners in stems.items() if len(owners) == 1 and stem not in taken
+    }
+    rooms_in = {
+        group: sum(any(compact(word) in group for word in (room.name, *room.aliases)) for room in rooms)
+        for group in words.same_rooms
     }
     result = []
     for room in rooms:
@@ -129,6 +144,14 @@ def with_owner_words(rooms: Sequence[Room], device_names: Collection[str] = ()) 
             if full.endswith(end)
             for other in others
             if full.removesuffix(end) + other not in said
+        ]
+        extra += [
+            other  # 主人房 for 主卧: the same kind of room, when no other room or device is called so
+            for full in map(compact, (room.name, *room.aliases))
+            for group in words.same_rooms
+            if full in group and rooms_in[group] == 1
+            for other in group
+            if other not in taken
         ]
         extra += [
             full.replace(LINKING_WORD, "")  # 里头的厕所 is said 里头厕所
