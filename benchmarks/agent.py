@@ -105,6 +105,7 @@ SETS: tuple[tuple[str, str], ...] = (
     ("agent_aw", "agent_aw (held-out, written as issue 13's sixteenth session began: never read)"),
     ("agent_ax", "agent_ax (held-out, written as issue 13's sixteenth session began: never read)"),
     ("agent_ay", "agent_ay (held-out, written during issue 13's sixteenth session: never read)"),
+    ("agent_az", "agent_az (held-out, written during issue 13's sixteenth session: never read)"),
 )
 """The sets run, in the order they were written: each says whether its misses were read while tuning."""
 SEALED = "agent_e"
