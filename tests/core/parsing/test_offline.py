@@ -3,6 +3,7 @@ import random
 import pytest
 
 from custom_components.context_retrieval.core.models import (
+    LAST_ROOM,
     UNKNOWN_COMMAND,
     Command,
     Device,
@@ -1757,3 +1758,13 @@ def test_how_a_room_is_before_a_command_naming_it_again_is_why() -> None:
     """楼上好冷, 楼上的空调都开起: the cold is why; one command, on upstairs' air conditioners."""
     reading = OfflineParser.build(["楼上", "客厅"], ["空调"]).read("楼上好冷，楼上的空调都开起")
     assert [(c.a, c.s, c.n, c.q) for c in reading.commands] == [("打开", "楼上", "空调", "all")]
+
+
+def test_a_room_word_after_him_or_her_is_their_room_not_the_home() -> None:
+    """她屋里的灯: her room's lights (the room just talked about), not every light as 屋里的灯 is."""
+    [hers] = parse_offline("她屋里的灯开开", ROOMS, DEVICE_NAMES)
+    [every] = parse_offline("屋里的灯开开", ROOMS, DEVICE_NAMES)
+    assert hers.s == LAST_ROOM
+    assert every.s != LAST_ROOM
+    [others] = parse_offline("除了卧室，其他房间的灯都关了", ROOMS, DEVICE_NAMES)
+    assert others.s == "*,!卧室"  # 其他 stays whole: no 他房间 inside it

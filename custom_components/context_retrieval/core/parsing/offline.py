@@ -399,6 +399,14 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
     **_mapped(_Kind.PRON, {"上一个": _REFERENCE}),
     # 他/她 before a device or room word: the room of whoever was just talked about (他空调, 她屋)
     **_mapped(_Kind.ROOM, dict.fromkeys(("他", "她"), LAST_ROOM)),
+    # 她屋里, 他房间: the room word after them is theirs, not the whole home (屋里的灯 is every light)
+    **_mapped(
+        _Kind.ROOM,
+        dict.fromkeys(
+            (who + room for who in ("他", "她") for room in ("屋", "屋里", "屋头", "房间", "房间里", "房里")),
+            LAST_ROOM,
+        ),
+    ),
     # 张叔他们去三亚了: 他们 are people, whose room nobody said
     **_words(_Kind.OTHER, "他们", "她们"),
     **_words(_Kind.OTHER, _NOBODY),  # 没人在喝: nobody, before 人在 (where the speaker is) takes 人
@@ -1520,8 +1528,8 @@ def _home_word_cut(text: str, position: int, token: _Token, lexicon: OfflinePars
             if start + length <= end or start + length > len(text):
                 continue
             entry = lexicon.words.get(text[start : start + length])
-            if entry is not None and entry[0] in _HOME_KINDS:
-                return start
+            if entry is not None and entry[0] in _HOME_KINDS and entry[1] != LAST_ROOM:
+                return start  # 他房间 is the parser's own word: 其他房间 stays 其他 and 房间
     return None
 
 
