@@ -96,8 +96,14 @@ SETS: tuple[tuple[str, str], ...] = (
     ("agent_an", "agent_an (held-out in issue 13's fourteenth session, tuned on in its fifteenth)"),
     ("agent_ao", "agent_ao (held-out in issue 13's fourteenth session, tuned on in its fifteenth)"),
     ("agent_ap", "agent_ap (held-out in issue 13's fourteenth session, tuned on in its fifteenth)"),
-    ("agent_aq", "agent_aq (held-out, written after issue 13's fourteenth session's changes: never read)"),
-    ("agent_ar", "agent_ar (held-out, written after issue 13's fourteenth session's changes: never read)"),
+    (
+        "agent_aq",
+        "agent_aq (held-out in issue 13's fourteenth and fifteenth sessions, tuned on in its sixteenth)",
+    ),
+    (
+        "agent_ar",
+        "agent_ar (held-out in issue 13's fourteenth and fifteenth sessions, tuned on in its sixteenth)",
+    ),
     ("agent_as", "agent_as (held-out in issue 13's fifteenth session, tuned on in its sixteenth)"),
     ("agent_at", "agent_at (held-out in issue 13's fifteenth session, tuned on in its sixteenth)"),
     ("agent_au", "agent_au (held-out, written during issue 13's fifteenth session: never read)"),
