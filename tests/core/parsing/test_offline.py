@@ -1738,6 +1738,12 @@ def test_nobody_doing_something_after_a_command_says_why() -> None:
         ("歹势，帮我把台灯插电", "打开"),  # Hokkien sorry; plugged in: on
         ("bro 帮我把台灯开一下", "打开"),  # the assistant called bro
         ("窗帘拉一半就得行了", "设置位置=50%"),  # Southwestern 就得行 = 就行
+        ("台灯开开唦", "打开"),  # Northwestern 唦 ends a request
+        ("百叶窗的tilt关掉", "关闭叶片"),  # a blind's tilt: its slats
+        ("电视大声啲得唔得", "调大音量"),  # Cantonese 得唔得: will you?
+        ("电视 next 一首", "下一首"),
+        ("箇么高，把台灯开起来", "打开"),  # Gan 箇么 = 这么: why, then what to do
+        ("空调 cooler 一点", "调低温度"),
     ],
 )
 def test_regional_and_colloquial_forms_read_as_said(text: str, action: str) -> None:
