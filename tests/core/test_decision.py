@@ -541,6 +541,28 @@ def test_turning_on_one_of_two_alike_is_said_of_the_one_that_is_off():
     assert decide([found], home, "吊扇开一下").reason is AskReason.WHICH_DEVICE  # states unknown
 
 
+def test_a_change_by_a_step_of_one_of_two_alike_is_said_of_the_one_running():
+    """油烟机再开大些 with two range hoods, the shop's running: the shop's, not asked which."""
+    faster = CommandSpec(id="fan.increase_speed", description="调高风速")
+    home = {
+        "fan.a": Device(id="fan.a", name="厨房油烟机", room="厨房", category="Fan", commands=[faster]),
+        "fan.b": Device(id="fan.b", name="后厨油烟机", room="后厨", category="Fan", commands=[faster]),
+    }
+    found = result(
+        Command(a="调大风速", n="油烟机"),
+        device("fan.a", faster.id, "name_partial"),
+        device("fan.b", faster.id, "name_partial"),
+        hint="multiple_close_matches",
+    )
+
+    def shop_runs(device_id: str) -> bool | None:
+        return device_id == "fan.b"
+
+    settled = decide([found], home, "油烟机再开大些", running=shop_runs)
+    assert [a.device_ids for a in settled.actions] == [("fan.b",)]
+    assert decide([found], home, "油烟机再开大些", running=lambda _: True).reason is AskReason.WHICH_DEVICE
+
+
 def test_a_set_of_the_whole_home_the_user_did_not_ask_for_is_the_one_member_it_changes():
     """把门锁上 with three locks, only the back door's unlocked: that one; all unlocked, it asks."""
     lock = CommandSpec(id="lock.lock", description="锁定门锁")

@@ -474,7 +474,7 @@ def _decide_one(
     targets = _the_ones_it_changes(result, top, targets, running, settles)
     return (
         _at_its_lowest_speed(result, top, devices, current, running)
-        or _unclear_target(result, top, targets, devices, text)
+        or _unclear_target(result, top, targets, devices, text, running)
         or _act(result, top, targets, devices, turn, current)
     )
 
@@ -724,9 +724,11 @@ def _close_match_meant(
     if (able := _the_one_able(result, close)) is not None:
         return able
     changed = _the_one_it_changes(result, close, devices, live)
-    if changed is not None and relative_direction(result.command.a) is not None:
-        return changed  # 灯也调暗点: the one it changes before the room's own
-    return _room_and_kind(result, devices) or changed or _the_running_one(result, close, devices, live)
+    running = _the_running_one(result, close, devices, live)
+    if relative_direction(result.command.a) is not None and (changed or running) is not None:
+        # 灯也调暗点: the one it changes before the room's own; 油烟机再开大些: the one running
+        return changed or running
+    return _room_and_kind(result, devices) or changed or running
 
 
 def _the_one_able(result: RetrievalResult, close: Sequence[Candidate]) -> Candidate | None:
@@ -1182,12 +1184,13 @@ def _chosen(result: RetrievalResult) -> tuple[Candidate, tuple[str, ...]]:
     return top, _targets(top, result)
 
 
-def _unclear_target(
+def _unclear_target(  # noqa: PLR0913 - the result, its choice, the home, what was said and what runs
     result: RetrievalResult,
     top: Candidate,
     targets: tuple[str, ...],
     devices: Mapping[str, Device],
     text: str,
+    running: RunningStates,
 ) -> Decision | None:
     """Return the question to ask when the target is not clearly the one said, else None."""
     if top.entity_kind == "group" and _set_guessed(result, top, devices, text):
@@ -1209,7 +1212,7 @@ def _unclear_target(
         and top.entity_kind == "group"
         and any(c.entity_kind == "group" for c in result.candidates[1:])
     )
-    if several_sets or (not said_name and _name_calls_several(result, top, devices)):
+    if several_sets or (not said_name and _name_calls_several(result, top, devices, running)):
         # 除了卧室都关掉: lights, curtains and valves are each a set; which are meant is a guess.
         # Xiaomi 开一下: the lamp or the fan?
         return _which(AskReason.WHICH_DEVICE, result, devices)
@@ -1599,11 +1602,14 @@ def _said_whole(name: str, said: str, others: Sequence[str]) -> bool:
     return False
 
 
-def _name_calls_several(result: RetrievalResult, top: Candidate, devices: Mapping[str, Device]) -> bool:
+def _name_calls_several(
+    result: RetrievalResult, top: Candidate, devices: Mapping[str, Device], running: RunningStates
+) -> bool:
     """Return True when the name said, no kind, is part of several found devices' names (Xiaomi).
 
     A set said by a name (所有小米的) is meant to take them all. Devices kept though no command of
-    theirs is like the action (a water heater's plug, for 热水器调到四十八度) are not meant by it.
+    theirs is like the action (a water heater's plug, for 热水器调到四十八度) are not meant by it,
+    nor, for a change by a step (油烟机再开大些), those that do not run.
     """
     if top.entity_kind != "device" or result.command.n in {ANY_NAME, LAST_MENTIONED}:
         return False
@@ -1617,6 +1623,11 @@ def _name_calls_several(result: RetrievalResult, top: Candidate, devices: Mappin
         if candidate.entity_kind == "device"
         and _is_called(devices.get(candidate.entity_id), result.command.n)
     }
+    if (
+        relative_direction(result.command.a) is not None
+        and _one_running(result.command.a, sorted(called), running) is not None
+    ):
+        called = {device_id for device_id in called if running(device_id) is not False}
     return len(called - unable) > counted
 
 
