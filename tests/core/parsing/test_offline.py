@@ -1704,6 +1704,8 @@ def test_a_name_without_its_room_is_no_verb():
     parser = OfflineParser.build(["铺子", "餐厅"], ["开铺子", "吊灯"])
     assert [(c.a, c.n) for c in parser.parse("吊灯开一下")] == [("打开", "吊灯")]
     assert [c.n for c in parser.parse("开铺子")] == ["开铺子"]
+    modes = OfflineParser.build(["全屋", "客厅"], ["全屋除湿", "空调"])  # a script in the room 全屋
+    assert [c.a for c in modes.parse("调成除湿")] == ["设置模式=除湿"]  # nor the mode 除湿 a name
 
 
 def test_a_demonstrative_between_two_names_makes_one_thing_of_them():

@@ -1485,8 +1485,9 @@ def _name_words(
         if key != full:
             # 爷爷奶奶屋的灯 without its room is 灯, not 的灯; 园子里的灯 too, not 里的灯
             key = _without_leading_fillers(key.strip(LINKING_WORD)).strip(LINKING_WORD)
-        if key != full and words.get(key, (None, ""))[0] in _ACTION_KINDS:
-            # 开铺子, a scene in the room 铺子, is no 开 without it: its whole name names it
+        if key != full and words.get(key, (None, ""))[0] in _ACTION_KINDS | {_Kind.MODE}:
+            # 开铺子, a scene in the room 铺子, is no 开 without it: its whole name names it; nor is
+            # 全屋除湿 the mode 除湿 (调成除湿)
             names.setdefault(full, (_Kind.NAME, device_name.strip()))
             continue
         if key != full and (key in ATTRIBUTE_WORDS or words.get(key, (None, ""))[0] is _Kind.TASK):
