@@ -790,6 +790,10 @@ def test_the_present_value_of_a_command_is_read_from_the_entity():
     assert entity_commands.current_value(None, "climate.set_fan_mode:fan_mode") is None
     lamp = State("light.lamp", "on", {"color_temp_kelvin": 5000})
     assert entity_commands.current_value(lamp, "light.turn_on:color_temp_kelvin") == 5000.0
+    seat = State("number.seat", "36", {"min": 30, "max": 40, "step": 1})  # a number's value is its state
+    assert entity_commands.current_value(seat, "number.set_value:value") == 36.0
+    unknown = State("number.seat", "unknown")
+    assert entity_commands.current_value(unknown, "number.set_value:value") == "unknown"
 
 
 @pytest.mark.parametrize(

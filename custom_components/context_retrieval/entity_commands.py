@@ -10,6 +10,7 @@ import: an unknown key, feature flag, colour mode or label table raises
 from __future__ import annotations
 
 import importlib
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import IntFlag
@@ -110,7 +111,7 @@ class CurrentValue:
     """Where a command's present value is: an attribute, or without one the entity's state.
 
     With ``maximum``, the attribute's 0..maximum is 0..100 % (brightness); an air conditioner's hvac
-    mode is its state.
+    mode is its state, and so is a number entity's value (written as a number: "36" is 36).
     """
 
     attribute: str | None
@@ -123,10 +124,19 @@ class CurrentValue:
         """
         value = state.attributes.get(self.attribute) if self.attribute else state.state
         if isinstance(value, str) and value:
-            return value
+            return _number_in(value) if self.attribute is None and _number_in(value) is not None else value
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             return None
         return value * 100 / self.maximum if self.maximum else float(value)
+
+
+def _number_in(text: str) -> float | None:
+    """Return the number a state is written as (a number entity's "36"), None for words (cool)."""
+    try:
+        number = float(text)
+    except ValueError:
+        return None
+    return number if math.isfinite(number) else None
 
 
 @dataclass(frozen=True, slots=True)
