@@ -541,6 +541,26 @@ def test_turning_on_one_of_two_alike_is_said_of_the_one_that_is_off():
     assert decide([found], home, "吊扇开一下").reason is AskReason.WHICH_DEVICE  # states unknown
 
 
+def test_a_bare_switch_after_a_question_of_several_switches_those_answered():
+    """关掉 after 浩浩房间的灯关了冇 (both read): both; 调到25 after such a question asks which."""
+    fan_off = CommandSpec(id="fan.turn_off", description="关闭风扇")
+    home = {
+        f"fan.{n}": Device(
+            id=f"fan.{n}", name=f"{room}吊扇", room=room, category="Fan", commands=[FAN_ON, fan_off]
+        )
+        for n, room in (("a", "客厅"), ("b", "主卧"))
+    }
+    group = Group("group-1", "吊扇 (2)", list(home), fan_off.id)
+
+    def bare(**meta: object) -> RetrievalResult:
+        candidate = Candidate("group-1", "group", fan_off.id, 0, 0, 0.1, ["last_mentioned"])
+        return result(Command(a="关闭"), candidate, groups={"group-1": group}, meta=dict(meta))
+
+    answered = decide([bare(reference_answered=True)], home, "关掉")
+    assert [sorted(a.device_ids) for a in answered.actions] == [["fan.a", "fan.b"]]
+    assert decide([bare()], home, "关掉").reason is AskReason.WHICH_DEVICE
+
+
 def test_a_change_by_a_step_of_one_of_two_alike_is_said_of_the_one_running():
     """油烟机再开大些 with two range hoods, the shop's running: the shop's, not asked which."""
     faster = CommandSpec(id="fan.increase_speed", description="调高风速")

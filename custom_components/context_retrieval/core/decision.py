@@ -53,6 +53,7 @@ from .parsing.offline import (
     spoken_values,
 )
 from .search import (
+    ANSWERED_REFERENCE,
     CLOSE_MATCH_MARGIN,
     MULTIPLE_CLOSE_MATCHES,
     NAME_NOT_FOUND,
@@ -1199,6 +1200,7 @@ def _unclear_target(  # noqa: PLR0913 - the result, its choice, the home, what w
         {"last_mentioned", VALUE_REFERENCE} & set(top.reasons)
         and _count_unlike(result.command.q, len(targets))
         and not _opened_fully(targets, devices, text)
+        and not _switching_those_answered(result)
     ):
         return _which(AskReason.WHICH_DEVICE, result, devices)
     device = devices.get(top.entity_id) if top.entity_kind == "device" else None
@@ -1254,6 +1256,14 @@ def _opened_fully(targets: tuple[str, ...], devices: Mapping[str, Device], text:
         and in_category(devices[targets[0]].category, OPENING_CATEGORY)
         and says_fully(text)
     )
+
+
+def _switching_those_answered(result: RetrievalResult) -> bool:
+    """Return True for a bare switch after a question answered of several (关掉 after 浩浩房间的灯关了冇).
+
+    Switching those just read is what was asked; a value (调到25) may have been meant of one of them.
+    """
+    return ANSWERED_REFERENCE in result.meta and result.command.a in {ACTION_ON, ACTION_OFF}
 
 
 def _count_unlike(quantifier: Quantifier, mentioned: int) -> bool:

@@ -93,6 +93,8 @@ def close_matches(candidates: Sequence[Candidate]) -> list[Candidate]:
     return [c for c in candidates if c.entity_kind == "device" and best - c.total_score < CLOSE_MATCH_MARGIN]
 
 
+ANSWERED_REFERENCE = "reference_answered"
+"""``meta`` key of a bare command after a question the last turn answered of several devices."""
 RECENT_REFERENCE = "recent"
 """``meta["reference"]`` of a set made of what the conversation's last few turns mentioned."""
 
@@ -531,6 +533,9 @@ class CommandSearch:
             positions, reference = listing, VALUE_REFERENCE
         if positions:
             self.meta["reference"] = reference
+            last = self.state.last_command()
+            if implicit and len(positions) > 1 and last is not None and last.a.startswith(ACTION_QUERY):
+                self.meta[ANSWERED_REFERENCE] = True  # 关掉 after 浩浩房间的灯关了冇: the lights answered
         else:
             self.meta["reference_unresolved"] = True
         return positions
