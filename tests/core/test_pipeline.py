@@ -314,7 +314,7 @@ def test_pronoun_and_bare_follow_up_resolve_to_the_last_device(home):
 
 
 def test_a_bare_command_after_a_question_answered_of_several_says_so(home):
-    """关掉 after 卧室的灯开着吗 read both lamps: the result says the lamps were those answered."""
+    """关掉 after 卧室的灯开着吗 read both lamps: the result says those answered of the room said."""
     state = ConversationState()
     run(home, "卧室的灯开着吗", cmd("查询状态", s="卧室", n="灯", t="Light"), state=state)
     (after_question,) = run(home, "关掉", cmd("关闭"), state=state)
@@ -324,6 +324,10 @@ def test_a_bare_command_after_a_question_answered_of_several_says_so(home):
     run(home, "打开卧室的灯", cmd("打开", s="卧室", n="灯", t="Light"), state=state)
     (after_command,) = run(home, "关掉", cmd("关闭"), state=state)
     assert "reference_answered" not in after_command.meta
+    state = ConversationState()  # 我房间的灯开着吗, no room found: the lamps answered are a guess
+    run(home, "我房间的灯开着吗", cmd("查询状态", n="灯", t="Light"), state=state)
+    (after_guess,) = run(home, "关掉", cmd("关闭"), state=state)
+    assert "reference_answered" not in after_guess.meta
 
 
 def test_pronoun_after_a_group_targets_the_whole_group(home):

@@ -35,6 +35,8 @@ from .gating import (
 from .keyword import CONTAINED_BASE_SCORE, EXACT_NAME_SCORE, MIN_NAME_SCORE
 from .models import (
     ANY_NAME,
+    ANY_ROOM,
+    LAST_ROOM,
     UNKNOWN_ACTION,
     UNKNOWN_COMMAND,
     Candidate,
@@ -83,6 +85,12 @@ MIN_HEARD_SLOT = 2
 """Characters a room or name slot needs to be matched against a word heard (灯 alone is in every light's)."""
 CLOSE_MATCH_MARGIN = 0.1
 """Top-1 and top-2 closer than this get ``hint: multiple_close_matches`` (seed 002 §3.3)."""
+
+
+def _asked_of_a_room(command: Command) -> bool:
+    """Return True for a question naming the room it asks of (浩浩房间的灯关了冇), not a guessed set."""
+    rooms = [room for room in command.s.split(",") if room and room not in {ANY_ROOM, LAST_ROOM}]
+    return command.a.startswith(ACTION_QUERY) and bool(rooms) and not any(r.startswith("!") for r in rooms)
 
 
 def close_matches(candidates: Sequence[Candidate]) -> list[Candidate]:
@@ -534,7 +542,7 @@ class CommandSearch:
         if positions:
             self.meta["reference"] = reference
             last = self.state.last_command()
-            if implicit and len(positions) > 1 and last is not None and last.a.startswith(ACTION_QUERY):
+            if implicit and len(positions) > 1 and last is not None and _asked_of_a_room(last):
                 self.meta[ANSWERED_REFERENCE] = True  # 关掉 after 浩浩房间的灯关了冇: the lights answered
         else:
             self.meta["reference_unresolved"] = True
