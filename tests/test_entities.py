@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import HomeAssistant
+from homeassistant.helpers import device_registry as dr
 from homeassistant.helpers import entity_registry as er
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
@@ -33,6 +34,17 @@ def test_only_exposed_entities_become_devices(devices):
         "media_player.tv",
         "humidifier.bedroom_dehumidifier",
     }
+
+
+def test_an_entity_knows_the_appliance_it_is_part_of(home, devices):
+    """The air conditioner belongs to its device (客厅空调); an entity with no device, to none."""
+    entry = er.async_get(home).async_get("climate.living_ac")
+    assert entry is not None
+    ac_device = dr.async_get(home).async_get(entry.device_id or "")
+    assert ac_device is not None
+    assert ac_device.name == "客厅空调"
+    assert devices["climate.living_ac"].part_of == ac_device.id
+    assert devices["switch.water_outlet"].part_of == ""
 
 
 def test_name_and_aliases_stay_a_list(devices):

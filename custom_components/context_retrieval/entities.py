@@ -78,6 +78,8 @@ class ExposedEntity:
     room: str
     smartthings: Device | None = None
     """The SmartThings device this entity is the main entity of (Home Assistant's SmartThings)."""
+    part_of: str = ""
+    """The id of the Home Assistant device the entity belongs to, empty when none."""
 
     def to_device(self) -> Device:
         """Return the engine's device: commands from the shipped entity spec, and SmartThings'.
@@ -103,6 +105,7 @@ class ExposedEntity:
             profile_id=profile_id,
             aliases=list(self.aliases),
             kind=kind_for(self.facts),
+            part_of=self.part_of,
         )
 
 
@@ -143,6 +146,7 @@ def async_snapshot_home(hass: HomeAssistant) -> HomeSnapshot:
                 name=state.name.strip(),
                 aliases=_aliases(hass, state, entry, device),
                 room=area.name if area else "",
+                part_of=device.id if device else "",
             )
         )
     rooms = tuple(_room(area, floors) for area in areas.async_list_areas())

@@ -330,6 +330,29 @@ def test_a_bare_command_after_a_question_answered_of_several_says_so(home):
     assert "reference_answered" not in after_guess.meta
 
 
+def test_a_kind_said_after_an_appliance_is_its_part_of_that_kind():
+    """好太太放下来, 灯也开开: the airer's own light, not every light of the home; 都 says every one."""
+    cover_close = CommandSpec("cover.close_cover", "关闭晾衣架")
+    light_on = CommandSpec("light.turn_on", "打开灯")
+    home = [
+        Device(
+            id="airer", name="好太太", room="阳台", category="Blind", commands=[cover_close], part_of="d1"
+        ),
+        Device(
+            id="airer_light", name="照明灯", room="阳台", category="Light", commands=[light_on], part_of="d1"
+        ),
+        Device(id="lamp", name="台灯", room="书房", category="Light", commands=[light_on], part_of="d2"),
+        Device(id="main", name="主灯", room="客厅", category="Light", commands=[light_on]),
+    ]
+    state = ConversationState()
+    run(home, "好太太放下来", cmd("关闭", n="好太太"), state=state)
+    (light,) = run(home, "灯也开开", cmd("打开", n="灯", t="Light", q="all"), state=state)
+    assert members(light) == ["airer_light"]
+    assert "part_of_last" in light.candidates[0].reasons
+    (every,) = run(home, "灯都开开", cmd("打开", n="灯", t="Light", q="all"), state=state)
+    assert set(members(every)) == {"airer_light", "lamp", "main"}
+
+
 def test_pronoun_after_a_group_targets_the_whole_group(home):
     state = ConversationState()
     run(home, "打开卧室的灯", cmd("打开", s="卧室", n="灯", t="Light", q="all"), state=state)

@@ -65,6 +65,8 @@ class Device:
     """Other names the user may call the device by."""
     kind: str = ""
     """What its device class is called (百叶窗, 窗户 for covers), empty when it has none."""
+    part_of: str = ""
+    """The appliance it is part of (a Home Assistant device): an airer's light and the airer share it."""
 
     def command(self, command_id: str | None) -> CommandSpec | None:
         """Return the device's command (or readable fact) with that id, None when it has none."""

@@ -101,6 +101,8 @@ def close_matches(candidates: Sequence[Candidate]) -> list[Candidate]:
     return [c for c in candidates if c.entity_kind == "device" and best - c.total_score < CLOSE_MATCH_MARGIN]
 
 
+PART_OF_THE_LAST = "part_of_last"
+"""Reason (and ``meta`` key) of a device of the appliance just acted on, said by its kind (灯也开开)."""
 ANSWERED_REFERENCE = "reference_answered"
 """``meta`` key of a bare command after a question the last turn answered of several devices."""
 RECENT_REFERENCE = "recent"
@@ -211,28 +213,48 @@ class CommandSearch:
         self._prepare_vectors(vector_query_for(self.ir))
         referenced = self._referenced_positions()
         if referenced:
-            placed = self._of_those_said(referenced) if self.ir.scope_include else []
-            if placed:  # 卧室那个 of the two air conditioners just read: the one in 三楼卧室
-                return self._targets_result(command, placed, ["last_mentioned", "room_hit"])
-            reason = VALUE_REFERENCE if self.meta.get("reference") == VALUE_REFERENCE else "last_mentioned"
-            return self._targets_result(command, referenced, [reason])
+            return self._referenced_result(command, referenced)
         include = self._placed(self.ir.scope_include) or self._room_from_name_hint()
         scope = self.index.rooms.apply(include, self.ir.scope_exclude)
         self.meta.update(scope.meta)
         mask, category, only_apart = self._gate(scope.mask)
         pool = np.flatnonzero(mask)
+        if not include and (parts := self._parts_of_the_last(pool)):
+            # 晾衣架放下来, 灯也开开: the airer's own light
+            return self._targets_result(command, parts, [PART_OF_THE_LAST, "type_hit"], category)
         room_hit = bool(include) and "scope_include_fallback" not in scope.meta
         if self.ir.quantifier in (Quantifier.ALL, Quantifier.EXCEPT):
             bulk = self._bulk(command, pool, category, room_hit=room_hit, include=include)
             if only_apart and bulk.hint is None:
                 bulk.hint = NAME_NOT_FOUND
             return bulk
-        typed = None
+        return self._one(command, (mask, scope.mask), category, room_hit=room_hit, only_apart=only_apart)
+
+    def _referenced_result(self, command: Command, referenced: list[int]) -> RetrievalResult:
+        """Return the result of a command pointing back at the devices just mentioned."""
+        placed = self._of_those_said(referenced) if self.ir.scope_include else []
+        if placed:  # 卧室那个 of the two air conditioners just read: the one in 三楼卧室
+            return self._targets_result(command, placed, ["last_mentioned", "room_hit"])
+        reason = VALUE_REFERENCE if self.meta.get("reference") == VALUE_REFERENCE else "last_mentioned"
+        return self._targets_result(command, referenced, [reason])
+
+    def _one(
+        self,
+        command: Command,
+        masks: tuple[np.ndarray, np.ndarray],
+        category: str | None,
+        *,
+        room_hit: bool,
+        only_apart: bool,
+    ) -> RetrievalResult:
+        """Return the result of a command for one device, from the gated and the scoped devices."""
+        mask, scoped = masks
+        pool, typed = np.flatnonzero(mask), None
         if category and self.query.is_question and self.ir.quantifier == Quantifier.ONE:
             # A question is answered by whatever can read it: devices of the type come first,
             # the others that can answer follow (客厅温度多少 asked of a Sensor: the air
             # conditioner's current temperature too).
-            typed, pool = mask, np.flatnonzero(mask | (scope.mask & self.index.readable_mask))
+            typed, pool = mask, np.flatnonzero(mask | (scoped & self.index.readable_mask))
         result = self._ranked(command, pool, category, room_hit=room_hit, typed=typed)
         if only_apart and result.hint is None:
             result.hint = NAME_NOT_FOUND
@@ -240,6 +262,34 @@ class CommandSearch:
             # 关掉 / 把它关掉 with nothing to point back to: the candidates are only guesses.
             result.hint = NO_TARGET
         return result
+
+    def _parts_of_the_last(self, pool: np.ndarray) -> list[int]:
+        """Return the pool's devices of the appliance just acted on, for a kind said alone (灯也开开).
+
+        None unless the command names only a kind of device and no room, nor says every one of it
+        (都): the light of the airer just lowered, the light of the hot tub whose jets just ran.
+        """
+        hint = compact(self.ir.name_hint or "")
+        every = self.ir.quantifier != Quantifier.ONE and any(word in self.ir.raw for word in ALL_WORDS)
+        if every or self.ir.quantifier == Quantifier.EXCEPT or self.ir.scope_exclude:
+            return []
+        if hint and not is_kind_word(hint):
+            return []
+        if category_for_type_hint(self.ir.type_hint) is None:
+            return []
+        last = set(self._last_mentioned())
+        if last & set(pool.tolist()):
+            return []  # 加湿器调到六十 after the humidifier was read: that one, no part of it
+        appliances = {self.index.devices[p].part_of for p in last} - {""}
+        parts = [
+            int(p)
+            for p in pool
+            if self.index.devices[int(p)].part_of in appliances
+            and is_capable(self._choice(int(p)), enforce=self.enforce)
+        ]
+        if parts:
+            self.meta[PART_OF_THE_LAST] = len(parts)
+        return parts
 
     def _rooms_leaving_nothing_out(self, include: frozenset[str], category: str | None) -> list[str]:
         """Return the rooms a set leaves out that hold none of its kind (暖气除了老人房, heated by none).
