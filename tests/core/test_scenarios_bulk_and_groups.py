@@ -147,3 +147,17 @@ def test_a_room_and_a_name_said_together_find_the_device_so_called_whatever_its_
     ]
     (result,) = run(home, "神台灯关掉", cmd("关闭", s="神台", n="灯", t="Light"))
     assert "s-1" in targets(result)
+
+
+def test_a_set_leaves_out_whose_one_said_by_another_word_of_its_kind():
+    """窗帘全拉上, Ethan 的不用: Ethan's blind (Ethan 卷帘) is one of the curtains left alone."""
+    home = [
+        Device(id="c-1", name="客厅窗帘", room="客厅", category="Blind", commands=[OPEN, CLOSE]),
+        Device(id="c-2", name="Ethan 卷帘", room="儿童房", category="Blind", commands=[OPEN, CLOSE]),
+        Device(id="c-3", name="主卧百叶窗", room="主卧", category="Blind", commands=[OPEN, CLOSE]),
+    ]
+    (result,) = run(
+        home, "窗帘全拉上，Ethan 的不用", cmd("关闭", n="窗帘", t="Blind", q="except", x=["Ethan"])
+    )
+    assert sorted(targets(result)) == ["c-1", "c-3"]
+    assert "exclusion_unmatched" not in result.meta

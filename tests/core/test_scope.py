@@ -142,7 +142,7 @@ def test_a_room_named_after_its_owner_is_said_by_the_owner():
     assert {"爷爷奶奶", "爷爷奶奶房"} <= set(said["老人房"])
     assert "楼下" not in said["老人房"]  # a floor's word stays the floor's
     # 房 alone ends words of their own (厨房, 麻将房); 书屋 says the same kind of room as 书房
-    assert said["书房"] == ("麻将房", "书房间", "麻将房间", "书屋")
+    assert said["书房"] == ("麻将房", "书房间", "麻将房间", "书屋", "study", "studyroom")
     assert "客人" not in (*said["次卧"], *said["客房"])  # two rooms: whose?
     assert with_owner_words([Room("乐乐房间")], device_names=["乐乐"])[0].aliases == ()  # a device's name
 
@@ -155,6 +155,7 @@ def test_a_room_is_also_said_by_the_words_of_the_same_kind_of_room():
     assert said["大厅"] == said["客厅"] == ()  # two rooms of a kind: neither is the other, nor 起居室
     assert "洗手间" in said["卫生间"]
     assert "厕所" not in said["卫生间"]  # a device's name
+    assert {"masterbedroom", "bathroom"} <= {*said["主卧"], *said["卫生间"]}  # English, as mixed speech
 
 
 def test_a_rooms_end_is_also_said_as_the_room_words_file_has_it():

@@ -70,14 +70,21 @@ class OwnerWords:
         if not isinstance(sides, list) or not all(isinstance(w, str) and has_han(w) for w in sides):
             raise RoomWordsError(f"{where}: expected sides, a list of Chinese words")
         same = raw.get("same_rooms", []) if isinstance(raw, dict) else None
-        if not isinstance(same, list) or not all(_chinese_words(group) and len(group) > 1 for group in same):
-            raise RoomWordsError(f"{where}: expected same_rooms, lists of two Chinese words or more")
+        if not isinstance(same, list) or not all(_room_words(group) for group in same):
+            raise RoomWordsError(f"{where}: expected same_rooms, lists of two words or more")
         return cls(
             *lists,
             ends_said={end: tuple(said) for end, said in ends.items()},
             sides=tuple(sides),
             same_rooms=tuple(tuple(compact(word) for word in group) for group in same),
         )
+
+
+def _room_words(words: object) -> bool:
+    """Return True for a list of two words or more (Chinese or English: 客厅, living room)."""
+    return (
+        isinstance(words, list) and len(words) > 1 and all(isinstance(w, str) and compact(w) for w in words)
+    )
 
 
 def _chinese_words(words: object) -> bool:

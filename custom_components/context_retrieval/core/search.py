@@ -994,17 +994,17 @@ class CommandSearch:
         """Return the pool without the devices called what the set leaves out (除了落地灯).
 
         A device is called so when its name or an alias is the word or ends with it (客厅落地灯:
-        a Chinese noun names its kind last), or the word and the set's kind (除了神台的灯，其他灯:
-        神台灯). A word that calls none of them is recorded (``exclusion_unmatched``): the set would
-        take a device the user meant to leave alone.
+        a Chinese noun names its kind last), or the word and a word of the set's kind (除了神台的灯，
+        其他灯: 神台灯; 窗帘全拉上, Ethan 的不用: Ethan 卷帘). A word that calls none of them is recorded
+        (``exclusion_unmatched``): the set would take a device the user meant to leave alone.
         """
         left = set(pool.tolist())
         unmatched = []
-        kind = compact(self.ir.name_hint) if is_type_word(self.ir.name_hint) else ""
+        kinds = self._words_of_the_kind_said()
         for name in self.ir.exclude_names:
             called = self.index.keywords.ending_in(compact(name)) & left
-            if not called and kind:
-                called = self.index.keywords.ending_in(compact(name) + kind) & left
+            for kind in kinds if not called else ():
+                called |= self.index.keywords.ending_in(compact(name) + kind) & left
             if not called:
                 unmatched.append(name)
             left -= called
@@ -1012,6 +1012,14 @@ class CommandSearch:
             self.meta["exclusion_unmatched"] = unmatched
         self.meta["excluded_by_name"] = len(pool) - len(left)
         return np.array(sorted(left), dtype=np.int64)
+
+    def _words_of_the_kind_said(self) -> list[str]:
+        """Return the kind word the set was said by and the other words of its category (窗帘: 卷帘...)."""
+        said = compact(self.ir.name_hint or "")
+        if not is_type_word(said):
+            return []
+        category = TYPE_WORDS.get(said)
+        return [said, *(word for word, kind in TYPE_WORDS.items() if kind == category and word != said)]
 
     def _could_be_meant(self, position: int) -> bool:
         """Return True unless a device is a sensor of another kind than was said (a fan's PM2.5 for 风扇).
