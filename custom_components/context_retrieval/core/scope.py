@@ -131,8 +131,11 @@ def with_owner_words(rooms: Sequence[Room], device_names: Collection[str] = ()) 
     owned = {
         stem: next(iter(owners)) for stem, owners in stems.items() if len(owners) == 1 and stem not in taken
     }
-    rooms_in = {
-        group: sum(any(compact(word) in group for word in (room.name, *room.aliases)) for room in rooms)
+    rooms_in = {  # rooms of the kind: 客厅 and 楼上客厅 are two living rooms, neither the one said so
+        group: sum(
+            any(compact(word).endswith(kind) for word in (room.name, *room.aliases) for kind in group)
+            for room in rooms
+        )
         for group in words.same_rooms
     }
     result = []
