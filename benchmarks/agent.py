@@ -112,6 +112,8 @@ SETS: tuple[tuple[str, str], ...] = (
     ("agent_ax", "agent_ax (held-out, written as issue 13's sixteenth session began: never read)"),
     ("agent_ay", "agent_ay (held-out, written during issue 13's sixteenth session: never read)"),
     ("agent_az", "agent_az (held-out, written during issue 13's sixteenth session: never read)"),
+    ("agent_ba", "agent_ba (written in issue 13's sixteenth session to be read while tuning)"),
+    ("agent_bb", "agent_bb (written in issue 13's sixteenth session to be read while tuning)"),
 )
 """The sets run, in the order they were written: each says whether its misses were read while tuning."""
 SEALED = "agent_e"
