@@ -561,6 +561,31 @@ def test_a_bare_switch_after_a_question_of_several_switches_those_answered():
     assert decide([bare()], home, "关掉").reason is AskReason.WHICH_DEVICE
 
 
+def test_a_kind_said_after_a_room_keeps_to_the_room_before_a_device_called_by_the_kind():
+    """lounge 的 big light 关脱, lamp 调到 sixty: the lounge's lamp, not the office's called 台灯."""
+    home = {
+        "light.lounge": Device(
+            id="light.lounge", name="Lounge lamp", room="Lounge", category="Light", commands=[BRIGHTNESS]
+        ),
+        "light.desk": Device(
+            id="light.desk",
+            name="Desk lamp",
+            room="Office",
+            category="Light",
+            commands=[BRIGHTNESS],
+            aliases=["台灯"],
+        ),
+    }
+    found = result(
+        Command(a="设置亮度=60%", n="台灯", t="Light"),
+        device("light.lounge", BRIGHTNESS.id, "name_partial", "type_hit", "room_carried"),
+        device("light.desk", BRIGHTNESS.id, "name_hit", "type_hit"),
+    )
+    found.candidates[1].total_score = 0.9
+    decision = decide([found], home, "台灯调到60")
+    assert [a.device_ids for a in decision.actions] == [("light.lounge",)]
+
+
 def test_a_change_by_a_step_of_one_of_two_alike_is_said_of_the_one_running():
     """油烟机再开大些 with two range hoods, the shop's running: the shop's, not asked which."""
     faster = CommandSpec(id="fan.increase_speed", description="调高风速")

@@ -77,10 +77,11 @@ def test_words_of_other_varieties_fold_to_mandarin():
     assert normalize("楼梯灯全部关爻") == "楼梯灯全部关了"  # Wenzhou 爻
     assert normalize("叫渠回去") == "叫它回去"  # Wu and Gan 渠: it
     assert normalize("前陽台電火緊開") == "前阳台灯打开"  # Hokkien 紧 before a verb: quickly
-    assert normalize("主卧空调开起的没得") == "主卧空调开着的没有"
-    assert (
-        normalize("blinds 放下来") == "卷帘 放下来"
-    )  # a blind rolls: no curtain  # Sichuanese 没得, not the brand 美的
+    assert normalize("主卧空调开起的没得") == "主卧空调开着的没有"  # Sichuanese 没得, not the brand 美的
+    assert normalize("blinds 放下来") == "卷帘 放下来"  # a blind rolls: no curtain
+    assert normalize("put the kettle on") == "水壶 打开"  # put ... on: switched on
+    assert normalize("turn the telly down a bit") == "telly 调低 一点"
+    assert normalize("the lounge lamp") == "lounge 台灯"  # a lamp is no ceiling light
     assert normalize("客厅灯关倒咯") == "客厅灯关掉"  # Guizhou V倒 as an order, 咯 a particle
     assert normalize("热水器搞起嘎") == "热水器打开"
     assert normalize("净化器调成 favorite 模式") == "净化器调成 最爱 模式"  # Xiaomi's 最爱模式

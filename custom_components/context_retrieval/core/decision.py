@@ -620,7 +620,12 @@ def _meant(
         return _close_match_meant(result, devices, text, live)
     if _asks_back(result):
         return None
-    if top.entity_kind == "device" and not _says_name(devices.get(top.entity_id), text, MIN_NAME_LENGTH):
+    carried_kind = "room_carried" in top.reasons and is_kind_word(compact(result.command.n))
+    if (
+        top.entity_kind == "device"
+        and not carried_kind  # 大灯关掉, 台灯调到六十: the room's lamp, not one elsewhere called 台灯
+        and not _says_name(devices.get(top.entity_id), text, MIN_NAME_LENGTH)
+    ):
         named = _named_in_text(result, devices, text)
         if named is not None and compact(result.command.n) in compact(device_label(devices[named.entity_id])):
             return named

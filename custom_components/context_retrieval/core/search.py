@@ -27,6 +27,7 @@ from .gating import (
     GENERIC_TYPE_WORDS,
     TYPE_WORDS,
     category_for_type_hint,
+    in_category,
     is_apart,
     is_kind_word,
     is_type_word,
@@ -931,9 +932,21 @@ class CommandSearch:
             reasons.append("type_hit")
         if self.doc_scores.size and self._choice(position).similarity > 0:
             reasons.append("vector_hit")
-        if self.heard:
+        if self._called_as_heard(position):
             reasons.append("pinyin_hit")
         return reasons
+
+    def _called_as_heard(self, position: int) -> bool:
+        """Return True when a word heard as a home word (倒台 as 岛台) is in its names or says its kind.
+
+        阴香 heard as 音响 finds the study's speaker by its kind; air fryer heard as air dryer finds
+        no fairy lights.
+        """
+        heard = [compact(word) for word in self.heard.values()]
+        category = self.index.devices[position].category
+        return any(word in name for word in heard for name in self.index.keywords.names[position]) or any(
+            word in TYPE_WORDS and in_category(category, TYPE_WORDS[word]) for word in heard
+        )
 
     def _bulk(
         self,
