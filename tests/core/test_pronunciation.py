@@ -54,13 +54,6 @@ def test_home_words_and_other_sounds_are_left_alone():
     assert SoundIndex.build(["灯"]).by_sound == {}  # one character matches too much by sound
 
 
-def test_no_word_is_heard_across_a_kind_of_device_said_whole():
-    """房间的暖气: 的暖 sounds like the floor heating 地暖, but 暖气 (a heater) is said whole."""
-    sounds = SoundIndex.build(["地暖", "卧室"])
-    assert sounds.respell("卧室的暖气调到20度") == ("卧室的暖气调到20度", {})
-    assert sounds.respell("打开的暖") == ("打开地暖", {"的暖": "地暖"})
-
-
 def test_what_a_home_word_holds_is_said_as_the_home_says_it():
     """防台 (fang tai) sounds like the brand 方太, but 客厅防台卷帘 says it: it stays."""
     sounds = SoundIndex.build(["客厅防台卷帘", "方太"])

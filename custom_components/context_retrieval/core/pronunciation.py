@@ -23,7 +23,6 @@ from typing import TYPE_CHECKING
 import yaml
 from pypinyin import Style, lazy_pinyin, pinyin
 
-from .gating import TYPE_WORDS
 from .text import LINKING_WORD, compact, has_han, is_variant_word, package_text, unified
 
 if TYPE_CHECKING:
@@ -383,8 +382,6 @@ class SoundIndex:
             said, heard = self._heard_at(
                 text[position : position + min(self.longest, free)], cantonese=cantonese
             )
-            if heard != said and _cuts_a_kind(text, position, position + len(said)):
-                said = heard = text[position]  # 房间的暖气: 的暖 is no 地暖 when 暖气 is said whole
             out.append(heard)
             if heard != said:
                 replaced[said] = heard
@@ -483,15 +480,3 @@ def _likeness(letters: str, name: str) -> float:
     ):
         return 0.0
     return matcher.ratio()
-
-
-_LONGEST_KIND = max(map(len, TYPE_WORDS), default=0)
-
-
-def _cuts_a_kind(text: str, start: int, end: int) -> bool:
-    """Return True when ``text[start:end]`` ends inside a kind of device said whole (的暖 of 的暖气)."""
-    return any(
-        text[first : first + size] in TYPE_WORDS
-        for size in range(2, _LONGEST_KIND + 1)
-        for first in range(max(start, end - size + 1), min(end, len(text) - size + 1))
-    )
