@@ -82,6 +82,10 @@ def test_words_of_other_varieties_fold_to_mandarin():
     assert normalize("put the kettle on") == "水壶 打开"  # put ... on: switched on
     assert normalize("turn the telly down a bit") == "telly 调低 一点"
     assert normalize("the lounge lamp") == "lounge 台灯"  # a lamp is no ceiling light
+    assert normalize("actually leave it on, just turn it down") == "开着, 它 调低"
+    assert normalize("switch on the heater") == "打开 取暖器"  # a heater stands in a room
+    assert normalize("turn the heating up to 21") == "暖气 调到 21"  # the heating: central heating
+    assert normalize("nineteen and a half") == "19 点五"
     assert normalize("客厅灯关倒咯") == "客厅灯关掉"  # Guizhou V倒 as an order, 咯 a particle
     assert normalize("热水器搞起嘎") == "热水器打开"
     assert normalize("净化器调成 favorite 模式") == "净化器调成 最爱 模式"  # Xiaomi's 最爱模式
