@@ -1746,6 +1746,7 @@ def test_nobody_doing_something_after_a_command_says_why() -> None:
         ("电视 next 一首", "下一首"),
         ("箇么高，把台灯开起来", "打开"),  # Gan 箇么 = 这么: why, then what to do
         ("空调 cooler 一点", "调低温度"),
+        ("卷帘拉出嚟七成", "设置位置=70%"),  # Cantonese 出嚟: out (an awning let out)
     ],
 )
 def test_regional_and_colloquial_forms_read_as_said(text: str, action: str) -> None:

@@ -205,7 +205,7 @@ _FUNCTION_WORDS: dict[str, tuple[_Kind, str]] = {
             ACTION_ON,
         ),
     ),
-    **_mapped(_Kind.ON, dict.fromkeys(("放出来", "放出去", "伸出来", "伸出去"), ACTION_ON)),
+    **_mapped(_Kind.ON, dict.fromkeys(("放出来", "放出去", "伸出来", "伸出去", "拉出来"), ACTION_ON)),
     # 拉起来 opens what rolls up (卷帘拉起来) and may draw a curtain shut: read by ``_pulled_up``
     **_mapped(_Kind.OTHER, dict.fromkeys(("拉起来", "拉起"), _PULLED_UP)),
     **_mapped(
