@@ -13,7 +13,7 @@ from homeassistant.exceptions import ServiceValidationError
 from homeassistant.setup import async_setup_component
 
 from custom_components.context_retrieval.const import DOMAIN, MAX_TEXT_LENGTH, SERVICE_RETRIEVE
-from custom_components.context_retrieval.core import arguments, gating, pronunciation, scope, text
+from custom_components.context_retrieval.core import gating, pronunciation, scope, text, value_order
 
 from .conftest import call_retrieve
 
@@ -207,7 +207,8 @@ async def test_the_first_requests_read_no_file_on_the_event_loop(
     home: HomeAssistant, config_entry, monkeypatch: pytest.MonkeyPatch
 ):
     """The language files are read with the index, in the executor; a request reads none on the loop."""
-    for loader in (text._cantonese_markers, text._variants, arguments._value_order, arguments._ascending):
+    loaders = (text._cantonese_markers, text._variants, value_order._value_order, value_order.ascending_words)
+    for loader in loaders:
         loader.cache_clear()  # as at Home Assistant's start, before anything was read
     assert await home.config_entries.async_setup(config_entry.entry_id)
     await home.async_block_till_done()
@@ -218,7 +219,7 @@ async def test_the_first_requests_read_no_file_on_the_event_loop(
         read.append(file)
         return original(file)
 
-    for module in (text, arguments, gating, pronunciation, scope):
+    for module in (text, value_order, gating, pronunciation, scope):
         monkeypatch.setattr(module, "package_text", reading)
     for said in ("客厅啲灯熄咗佢", "客厅主灯调到最暗"):
         assert (await call_retrieve(home, said))["results"]

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from custom_components.context_retrieval.core.arguments import (
+from custom_components.context_retrieval.core.fusion import ActionValue, vector_query_for
+from custom_components.context_retrieval.core.models import CommandSpec, Device, QueryIR
+from custom_components.context_retrieval.core.value_order import (
     ValueOrderError,
     parse_outside_order,
     parse_value_order,
 )
-from custom_components.context_retrieval.core.fusion import ActionValue, vector_query_for
-from custom_components.context_retrieval.core.models import CommandSpec, Device, QueryIR
 
 from .conftest import OFF, ON, cmd
 from .conftest import run_commands as run

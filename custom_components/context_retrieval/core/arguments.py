@@ -6,18 +6,17 @@ cannot read, or one outside the command's range, is a reason to ask instead of a
 
 from __future__ import annotations
 
-import functools
 import math
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-import yaml
-
 from .fusion import ActionValue, is_plain_number, listed_words, takes_argument
 from .parsing.offline import EXTREME_VALUES, MODE_WORDS, relative_direction
 from .spec import VERB_SYNONYMS
-from .text import compact, has_han, package_text
+from .text import compact, has_han
+from .value_order import ascending_words as _ascending
+from .value_order import outside_words as _outside
 
 if TYPE_CHECKING:
     from .models import CommandSpec
@@ -96,46 +95,6 @@ def command_argument(action: str, command: CommandSpec, current: float | str | N
     if command.value_list:
         return _listed_value(action, command.value_list)
     return _ranged_value(action, said, command)
-
-
-VALUE_ORDER_FILE = "value_order.yaml"
-"""Package data: the words that order a list's values from least to most (低, 中, 高)."""
-
-
-class ValueOrderError(ValueError):
-    """The shipped value order file is malformed."""
-
-
-def parse_value_order(raw: object, where: str = VALUE_ORDER_FILE) -> tuple[str, ...]:
-    """Return the ``ascending`` words of the value order file, or raise ValueOrderError."""
-    words = raw.get("ascending") if isinstance(raw, dict) else None
-    if not isinstance(words, list) or not words or not all(isinstance(w, str) and w for w in words):
-        raise ValueOrderError(f"{where}: expected ascending, a list of words")
-    return tuple(words)
-
-
-def parse_outside_order(raw: object, where: str = VALUE_ORDER_FILE) -> tuple[str, ...]:
-    """Return the ``outside`` words of the value order file (none when absent), or raise ValueOrderError."""
-    words = raw.get("outside", []) if isinstance(raw, dict) else None
-    if not isinstance(words, list) or not all(isinstance(w, str) and w for w in words):
-        raise ValueOrderError(f"{where}: outside must be a list of words")
-    return tuple(words)
-
-
-@functools.cache
-def _value_order() -> object:
-    """Return the shipped value order file as read, once."""
-    return yaml.safe_load(package_text(VALUE_ORDER_FILE))
-
-
-@functools.cache
-def _ascending() -> tuple[str, ...]:
-    return parse_value_order(_value_order())
-
-
-@functools.cache
-def _outside() -> tuple[str, ...]:
-    return parse_outside_order(_value_order())
 
 
 def load_value_order() -> None:

@@ -1777,3 +1777,9 @@ def test_a_room_word_after_him_or_her_is_their_room_not_the_home() -> None:
     assert every.s != LAST_ROOM
     [others] = parse_offline("除了卧室，其他房间的灯都关了", ROOMS, DEVICE_NAMES)
     assert others.s == "*,!卧室"  # 其他 stays whole: no 他房间 inside it
+
+
+def test_a_level_said_alone_after_a_command_is_no_why_but_unread() -> None:
+    """台灯开，低档: a level to set, not a reason; the switch alone would drop it, so it is unread."""
+    reading = OfflineParser.build(ROOMS, DEVICE_NAMES).read("台灯开，低档")
+    assert reading.unread == ("低档",)

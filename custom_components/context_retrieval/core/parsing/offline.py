@@ -42,6 +42,7 @@ from custom_components.context_retrieval.core.models import (
 from custom_components.context_retrieval.core.pronunciation import readings
 from custom_components.context_retrieval.core.scope import is_side, rooms_of_a_kind
 from custom_components.context_retrieval.core.text import LINKING_WORD, compact, has_han, has_latin, normalize
+from custom_components.context_retrieval.core.value_order import ascending_words
 
 if TYPE_CHECKING:
     from collections.abc import Collection, Iterable, Mapping, Sequence
@@ -921,6 +922,7 @@ def _what_to_do(clauses: list[list[_Token]], lexicon: OfflineParser) -> tuple[li
         elif (
             not _has_action_word(clause)
             and not _value_said(clause, lexicon.calls.value_words)
+            and not _says_a_level(clause)
             and _says_why(clause)
             and any(map(_has_action_word, kept))
         ):
@@ -929,6 +931,17 @@ def _what_to_do(clauses: list[list[_Token]], lexicon: OfflineParser) -> tuple[li
         else:
             kept.append(clause)
     return kept, remarks
+
+
+_LEVEL_UNITS = ("档", "速", "风")
+"""What may follow a level said alone (低档, 中速, 高风)."""
+
+
+def _says_a_level(clause: Sequence[_Token]) -> bool:
+    """Return True for a clause saying only a level (吊扇开, 低档; ceiling fan on, low): a value, no why."""
+    said = "".join(token.text for token in clause if token.kind not in {_Kind.FILLER, _Kind.SEP})
+    level = said.removesuffix(next((unit for unit in _LEVEL_UNITS if said.endswith(unit)), ""))
+    return bool(level) and level in ascending_words()
 
 
 def _says_what_goes_on(clauses: list[list[_Token]], lexicon: OfflineParser) -> bool:
@@ -1134,7 +1147,7 @@ def unread_words(
         if every_clause and not any(token.kind in _CARRIED_TO for token in clause):
             continue  # 好的，卧室的呢: 好的 is no place or device a carried command goes to
         if (
-            (not every_clause and not _has_action_word(clause))
+            (not every_clause and not _has_action_word(clause) and not _says_a_level(clause))
             or _says_when(clause)
             or _says_what_i_do(clause)
         ):
