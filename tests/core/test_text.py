@@ -86,6 +86,7 @@ def test_words_of_other_varieties_fold_to_mandarin():
     assert normalize("switch on the heater") == "打开 取暖器"  # a heater stands in a room
     assert normalize("turn the heating up to 21") == "暖气 调到 21"  # the heating: central heating
     assert normalize("nineteen and a half") == "19 点五"
+    assert normalize("tilt the blinds half open") == "叶片 卷帘 开一半"
     assert normalize("抽氣扇閂住佢先") == "排气扇关掉它先"  # V住佢: an order, no state
     assert normalize("熱水爐教到六十度") == "热水器调到六十度"  # 校 heard as 教
     assert normalize("書枱燈黃啲") == "书台灯暖一点"  # a light's yellow: warmer, not hotter
