@@ -87,6 +87,7 @@ def test_words_of_other_varieties_fold_to_mandarin():
     assert normalize("turn the heating up to 21") == "暖气 调到 21"  # the heating: central heating
     assert normalize("nineteen and a half") == "19 点五"
     assert normalize("tilt the blinds half open") == "叶片 卷帘 开一半"
+    assert normalize("熱水爐轉慳電模式") == "热水器转节能模式"  # 悭电: saving power
     assert normalize("抽氣扇閂住佢先") == "排气扇关掉它先"  # V住佢: an order, no state
     assert normalize("熱水爐教到六十度") == "热水器调到六十度"  # 校 heard as 教
     assert normalize("書枱燈黃啲") == "书台灯暖一点"  # a light's yellow: warmer, not hotter
