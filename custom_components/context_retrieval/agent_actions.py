@@ -40,7 +40,7 @@ from .core.decision import (
     decide_choice,
     device_label,
 )
-from .core.models import LAST_MENTIONED, UNKNOWN_ACTION
+from .core.models import ANY_NAME, LAST_MENTIONED, UNKNOWN_ACTION
 from .core.smartthings import InvalidCommandError, smartthings_command
 from .entity_commands import current_value, turns_on_first
 from .retrieval import split_command_id
@@ -254,7 +254,8 @@ def _decision(
     said = {result.command.a for result in retrieval.results} - {UNKNOWN_ACTION}
     if asked and decision.outcome in {Outcome.ASK, Outcome.HAND_OFF} and said <= {asked[0].action}:
         # An answer says which (主卧的), perhaps with the same action, never another one (关了).
-        return decide_choice(_with_room_aliases(asked, retrieval), devices, text, current) or decision
+        names = [r.command.n for r in retrieval.results if r.command.n not in {ANY_NAME, LAST_MENTIONED}]
+        return decide_choice(_with_room_aliases(asked, retrieval), devices, text, current, names) or decision
     rooms = {devices[device_id].room for device_id in retrieval.previous if device_id in devices}
     which = decision.reason in {AskReason.WHICH_ROOM, AskReason.WHICH_DEVICE}
     if which and len(rooms) == 1 and len(retrieval.results) == 1:

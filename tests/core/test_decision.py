@@ -819,6 +819,28 @@ def test_an_adjustment_is_not_carried_out_by_a_command_going_the_other_way():
     ).outcome is (Outcome.ACT)
 
 
+def test_a_measured_setting_said_is_no_other_command_going_its_way():
+    """调高温度 said of a blind: its slats going up are no temperature; 小声一点 may slow a fan."""
+    tilt_down = CommandSpec(id="cover.close_cover_tilt", description="调低叶片")
+    tilt_up = CommandSpec(id="cover.open_cover_tilt", description="调高叶片")
+    blind = Device(id="cover.b", name="百叶窗", room="客厅", category="Blind", commands=[tilt_down, tilt_up])
+    warmer = result(
+        Command(a="调高温度", n="@last"),
+        device("cover.b", tilt_down.id),
+        meta={"kept_for_unfamiliar_action": 1},
+    )
+    assert tilt_up.id not in [
+        a.command.id for a in decide([warmer], {"cover.b": blind}, "它温度高一点").actions
+    ]
+    faster = CommandSpec(id="fan.increase_speed", description="调高风速")
+    slower = CommandSpec(id="fan.decrease_speed", description="调低风速")
+    fan = Device(id="fan.p", name="净化器", room="客厅", category="Fan", commands=[faster, slower])
+    quieter = result(
+        Command(a="调小音量", n="@last"), device("fan.p", faster.id), meta={"kept_for_unfamiliar_action": 1}
+    )
+    assert [a.command.id for a in decide([quieter], {"fan.p": fan}, "它小声一点").actions] == [slower.id]
+
+
 def test_an_adjustment_takes_the_devices_command_going_its_way():
     faster = CommandSpec(id="fan.increase_speed", description="调高风速")
     slower = CommandSpec(id="fan.decrease_speed", description="调低风速")
@@ -888,6 +910,22 @@ def test_an_answer_picks_the_choice_it_shares_the_longest_run_of_characters_with
     assert decide_choice(asked.choices, DEVICES, "镜前那个").actions[0].device_ids == ("light.b",)
     assert decide_choice(asked.choices, DEVICES, "公卫的") is None  # both are in 公卫
     assert decide_choice(asked.choices, DEVICES, "前") is None  # one character picks nothing
+    # a request naming something no choice is called by is no answer (镜前 said of the 台灯 asked about)
+    assert decide_choice(asked.choices, DEVICES, "镜前那个", names=["台灯"]) is None
+    assert decide_choice(asked.choices, DEVICES, "镜前那个", names=["镜前灯"]) is not None
+
+
+def test_letters_shared_in_pairs_answer_no_which_question():
+    """make it a bit warmer shares bi with bay window blinds: no answer; the lounge ones names Lounge."""
+    open_cover = CommandSpec(id="cover.open_cover", description="打开卷帘")
+    home = {
+        f"cover.{n}": Device(id=f"cover.{n}", name=name, room=room, category="Blind", commands=[open_cover])
+        for n, name, room in (("l", "Lounge blinds", "Lounge"), ("k", "Kitchen blinds", "Kitchen"))
+    }
+    close = [device("cover.l", open_cover.id, "type_hit"), device("cover.k", open_cover.id, "type_hit")]
+    asked = decide([result(Command(a="打开", n="卷帘"), *close, hint="multiple_close_matches")], home, "open")
+    assert decide_choice(asked.choices, home, "the lounge ones").actions[0].device_ids == ("cover.l",)
+    assert decide_choice(asked.choices, home, "bi ds") is None
 
 
 def test_an_answer_naming_another_room_picks_nothing():

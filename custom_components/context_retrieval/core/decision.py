@@ -46,6 +46,8 @@ from .parsing.offline import (
     ACTION_STOP,
     ATTRIBUTE_WORDS,
     EXTREME_VALUES,
+    LOWERING_ACTIONS,
+    RAISING_ACTIONS,
     SETTING_PREFIX,
     TEMPERATURE_ATTRIBUTE,
     relative_direction,
@@ -1092,10 +1094,14 @@ def _by_direction(result: RetrievalResult, top: Candidate, devices: Mapping[str,
         or (chosen and relative_direction(chosen.description) == direction)
     ):
         return None
+    said = _setting_said(result.command.a)  # 调高温度: a blind's slats going up are no temperature
     going = [
         c
         for c in device.commands
-        if not c.readable and not takes_argument(c) and relative_direction(c.description) == direction
+        if not c.readable
+        and not takes_argument(c)
+        and relative_direction(c.description) == direction
+        and said in compact(c.description)
     ]
     if (
         not going
@@ -1108,6 +1114,19 @@ def _by_direction(result: RetrievalResult, top: Candidate, devices: Mapping[str,
     if len(going) != 1:
         return None
     return replace(top, capability_id=going[0].id)
+
+
+MEASURED_SETTINGS = frozenset({"温度", "湿度", "亮度", "色温"})
+"""Settings measured in a unit of their own: said, no other setting going the same way stands for them
+(小声一点 may slow a purifier's fan; 温度 raises no blind's slats)."""
+
+
+def _setting_said(action: str) -> str:
+    """Return the measured setting an adjustment names (调高温度=2C: 温度), empty for any other (调高)."""
+    key = action.partition("=")[0]
+    verb = next((v for v in (*RAISING_ACTIONS, *LOWERING_ACTIONS) if key.startswith(v)), "")
+    said = compact(key.removeprefix(verb)) if verb else ""
+    return said if said in MEASURED_SETTINGS else ""
 
 
 LEVEL_DIRECTIONS = frozenset({"调高", "调低"})
@@ -1832,18 +1851,30 @@ def _which(reason: AskReason, result: RetrievalResult, devices: Mapping[str, Dev
 
 
 def decide_choice(
-    choices: Sequence[Choice], devices: Mapping[str, Device], text: str, current: CurrentValues = _unknown
+    choices: Sequence[Choice],
+    devices: Mapping[str, Device],
+    text: str,
+    current: CurrentValues = _unknown,
+    names: Sequence[str] = (),
 ) -> Decision | None:
     """Return the decision for an answer to a which-question (主卧的), None when it picks no one choice.
 
     A choice is picked when the answer shares a longer run of characters with one of its words
     than with any other choice's, two at least: 主卧的 picks the choice in 主卧, 纱帘 主卧纱帘 over
-    主卧窗帘, 爸爸那边的 主卧爸爸床头灯.
+    主卧窗帘, 爸爸那边的 主卧爸爸床头灯. An answer naming something no choice is called by (``names``,
+    as parsed: 嫲嫲's room a bit warmer after which of the lounge's blinds) is a request of its own.
     """
+    if any(
+        max((_shared_run(compact(word), compact(name)) for c in choices for word in c.words), default=0)
+        < MIN_NAME_LENGTH
+        for name in names
+    ):
+        return None
     said = compact(text)
+    said_words = set(_LATIN_WORD.findall(text.lower()))
     best: tuple[int, list[Choice]] = (MIN_NAME_LENGTH - 1, [])
     for choice in choices:
-        length = max((_shared_run(compact(w), said) for w in choice.words if w), default=0)
+        length = max((_shared_part(w, said, said_words) for w in choice.words if w), default=0)
         if length > best[0]:
             best = (length, [choice])
         elif length >= MIN_NAME_LENGTH and length == best[0]:
@@ -1866,6 +1897,18 @@ def decide_choice(
 def _shared_run(word: str, text: str) -> int:
     """Return the length of the longest run of characters ``word`` and ``text`` share."""
     return len(_shared_run_text(word, text))
+
+
+def _shared_part(word: str, said: str, said_words: set[str]) -> int:
+    """Return how much of a choice's word an answer says: a run of its characters, or Latin words whole.
+
+    Letters say nothing in pairs (make … a bit warmer shares bi with bay window blinds): a Latin run
+    counts only as words the answer says whole (the lounge ones, for Lounge blinds).
+    """
+    run = _shared_run_text(compact(word), said)
+    if run.isascii():
+        return max((len(w) for w in _LATIN_WORD.findall(word.lower()) if w in said_words), default=0)
+    return len(run)
 
 
 def _shared_run_text(word: str, text: str) -> str:
