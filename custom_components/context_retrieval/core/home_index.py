@@ -12,7 +12,7 @@ from .embedding import Embedder, default_embedder
 from .fusion import listed_words
 from .gating import CATEGORIES, DEVICE_WORDS, GENERIC_TYPE_WORDS, TYPE_WORDS, in_category
 from .keyword import KeywordIndex
-from .models import ANY_ROOM
+from .models import ANY_ROOM, Room
 from .parsing import OfflineParser, build_system_prompt
 from .parsing.offline import ATTRIBUTE_WORDS, LEXICON_WORDS, DeviceCalls
 from .pronunciation import LatinNames, SoundIndex
@@ -24,7 +24,7 @@ from .vector import CommandVectorIndex
 if TYPE_CHECKING:
     from collections.abc import Collection, Mapping, Sequence
 
-    from .models import CommandSpec, Device, Room
+    from .models import CommandSpec, Device
 
 
 @dataclass(slots=True)
@@ -179,6 +179,9 @@ def build_home_index(
         replace(room, name=encodable(room.name), aliases=tuple(map(encodable, room.aliases)))
         for room in rooms
     ]
+    known = {room.name for room in rooms}
+    # a room only the devices name is a room too: its other words (主人房 for 主卧) are found alike
+    rooms += [Room(name) for name in dict.fromkeys(d.room for d in devices) if name and name not in known]
     whole_names = list(
         dict.fromkeys(name for device in devices for name in (device.name, *device.aliases) if name)
     )
