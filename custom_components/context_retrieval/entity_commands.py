@@ -124,7 +124,8 @@ class CurrentValue:
         """
         value = state.attributes.get(self.attribute) if self.attribute else state.state
         if isinstance(value, str) and value:
-            return _number_in(value) if self.attribute is None and _number_in(value) is not None else value
+            number = _number_in(value) if self.attribute is None else None
+            return value if number is None else number
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             return None
         return value * 100 / self.maximum if self.maximum else float(value)

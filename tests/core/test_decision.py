@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 import pytest
@@ -519,23 +520,31 @@ def test_a_value_the_running_one_already_has_is_not_said_of_it():
     assert already.outcome is Outcome.ASK
 
 
-def test_turning_on_one_of_two_alike_is_said_of_the_one_that_is_off():
-    """吊扇开一下 with two ceiling fans, the living room's running: the bedroom's; both off, it asks."""
+def _two_fans_alike(
+    command: Command, spec: CommandSpec, *called: tuple[str, str]
+) -> tuple[dict[str, Device], RetrievalResult]:
+    """Return two fans (fan.a, fan.b) called and placed as given, found alike for ``command``."""
     home = {
-        "fan.a": Device(id="fan.a", name="客厅吊扇", room="客厅", category="Fan", commands=[FAN_ON]),
-        "fan.b": Device(id="fan.b", name="主卧吊扇", room="主卧", category="Fan", commands=[FAN_ON]),
+        f"fan.{key}": Device(id=f"fan.{key}", name=name, room=room, category="Fan", commands=[spec])
+        for key, (name, room) in zip("ab", called, strict=True)
     }
     found = result(
-        Command(a="打开", n="吊扇", t="Fan"),
-        device("fan.a", FAN_ON.id, "name_partial"),
-        device("fan.b", FAN_ON.id, "name_partial"),
-        hint="multiple_close_matches",
+        command, *(device(fan, spec.id, "name_partial") for fan in home), hint="multiple_close_matches"
     )
+    return home, found
 
-    def living_room_runs(device_id: str) -> bool | None:
-        return device_id == "fan.a"
 
-    settled = decide([found], home, "吊扇开一下", running=living_room_runs)
+def _runs_alone(running_id: str) -> Callable[[str], bool]:
+    """Return the running states of a home where only ``running_id`` runs."""
+    return lambda device_id: device_id == running_id
+
+
+def test_turning_on_one_of_two_alike_is_said_of_the_one_that_is_off():
+    """吊扇开一下 with two ceiling fans, the living room's running: the bedroom's; both off, it asks."""
+    home, found = _two_fans_alike(
+        Command(a="打开", n="吊扇", t="Fan"), FAN_ON, ("客厅吊扇", "客厅"), ("主卧吊扇", "主卧")
+    )
+    settled = decide([found], home, "吊扇开一下", running=_runs_alone("fan.a"))
     assert [a.device_ids for a in settled.actions] == [("fan.b",)]
     assert decide([found], home, "吊扇开一下", running=lambda _: False).reason is AskReason.WHICH_DEVICE
     assert decide([found], home, "吊扇开一下").reason is AskReason.WHICH_DEVICE  # states unknown
@@ -589,21 +598,10 @@ def test_a_kind_said_after_a_room_keeps_to_the_room_before_a_device_called_by_th
 def test_a_change_by_a_step_of_one_of_two_alike_is_said_of_the_one_running():
     """油烟机再开大些 with two range hoods, the shop's running: the shop's, not asked which."""
     faster = CommandSpec(id="fan.increase_speed", description="调高风速")
-    home = {
-        "fan.a": Device(id="fan.a", name="厨房油烟机", room="厨房", category="Fan", commands=[faster]),
-        "fan.b": Device(id="fan.b", name="后厨油烟机", room="后厨", category="Fan", commands=[faster]),
-    }
-    found = result(
-        Command(a="调大风速", n="油烟机"),
-        device("fan.a", faster.id, "name_partial"),
-        device("fan.b", faster.id, "name_partial"),
-        hint="multiple_close_matches",
+    home, found = _two_fans_alike(
+        Command(a="调大风速", n="油烟机"), faster, ("厨房油烟机", "厨房"), ("后厨油烟机", "后厨")
     )
-
-    def shop_runs(device_id: str) -> bool | None:
-        return device_id == "fan.b"
-
-    settled = decide([found], home, "油烟机再开大些", running=shop_runs)
+    settled = decide([found], home, "油烟机再开大些", running=_runs_alone("fan.b"))
     assert [a.device_ids for a in settled.actions] == [("fan.b",)]
     assert decide([found], home, "油烟机再开大些", running=lambda _: True).reason is AskReason.WHICH_DEVICE
 

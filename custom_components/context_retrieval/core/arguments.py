@@ -15,8 +15,7 @@ from .fusion import ActionValue, is_plain_number, listed_words, takes_argument
 from .parsing.offline import EXTREME_VALUES, MODE_WORDS, relative_direction
 from .spec import VERB_SYNONYMS
 from .text import compact, has_han
-from .value_order import ascending_words as _ascending
-from .value_order import outside_words as _outside
+from .value_order import ascending_words, outside_words
 
 if TYPE_CHECKING:
     from .models import CommandSpec
@@ -97,15 +96,9 @@ def command_argument(action: str, command: CommandSpec, current: float | str | N
     return _ranged_value(action, said, command)
 
 
-def load_value_order() -> None:
-    """Read the value order file now (where blocking is allowed), not at the first value read."""
-    _ascending()
-    _outside()
-
-
 def _ranked(value_list: list[dict[str, Any]]) -> list[tuple[int, Any, str]]:
     """Return the listed values their descriptions' words rank, with each rank and the words, lowest first."""
-    order = _ascending()
+    order = ascending_words()
     ranked = []
     for item in value_list:
         words = compact(_value_words(item))  # as said: a vacuum's quiet is 静音, its max 最大
@@ -149,7 +142,7 @@ def _outside_order(current: float | str | None, value_list: list[dict[str, Any]]
     """Return True when the present value's words put it outside the order (自动风, 智能)."""
     item = next((item for item in value_list if item.get("value") == current), None)
     words = compact(_value_words(item)) if item else ""
-    return any(word in words for word in _outside())
+    return any(word in words for word in outside_words())
 
 
 def _value_words(item: dict[str, Any]) -> str:

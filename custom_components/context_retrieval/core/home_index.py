@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .arguments import load_value_order
 from .embedding import Embedder, default_embedder
 from .fusion import listed_words
 from .gating import CATEGORIES, DEVICE_WORDS, GENERIC_TYPE_WORDS, TYPE_WORDS, in_category
@@ -19,6 +18,7 @@ from .pronunciation import LatinNames, SoundIndex
 from .scope import RoomTable, rooms_of_a_kind, with_owner_words
 from .spec import SpecIndex, build_command_document, build_fallback_document
 from .text import HomeWords, compact, encodable, has_han, load_language_files, variant_words
+from .value_order import load_value_order
 from .vector import CommandVectorIndex
 
 if TYPE_CHECKING:

@@ -48,3 +48,9 @@ def ascending_words() -> tuple[str, ...]:
 def outside_words() -> tuple[str, ...]:
     """Return the words of values outside that order (自动, 智能)."""
     return parse_outside_order(_value_order())
+
+
+def load_value_order() -> None:
+    """Read the value order file now (where blocking is allowed), not at the first value read."""
+    ascending_words()
+    outside_words()

@@ -140,6 +140,7 @@ _REFERENCE = "reference"
 _DEMONSTRATIVE = "demonstrative"
 """那个/这个: points back only alone (那个灯 is just a light)."""
 _NOBODY = "没人"
+"""Nobody: before a verb (没人在喝) it says why, as 没 before a noun does (没水)."""
 _PULLED_UP = "拉起来"
 """The value of 拉起来 until its clause says what is pulled up (see ``_pulled_up``)."""
 
@@ -1498,12 +1499,13 @@ def _name_words(
         if key != full:
             # 爷爷奶奶屋的灯 without its room is 灯, not 的灯; 园子里的灯 too, not 里的灯
             key = _without_leading_fillers(key.strip(LINKING_WORD)).strip(LINKING_WORD)
-        if key != full and words.get(key, (None, ""))[0] in _ACTION_KINDS | {_Kind.MODE}:
+        kind = words.get(key, (None, ""))[0] if key != full else None
+        if kind in _ACTION_KINDS | {_Kind.MODE}:
             # 开铺子, a scene in the room 铺子, is no 开 without it: its whole name names it; nor is
             # 全屋除湿 the mode 除湿 (调成除湿)
             names.setdefault(full, (_Kind.NAME, device_name.strip()))
             continue
-        if key != full and (key in ATTRIBUTE_WORDS or words.get(key, (None, ""))[0] is _Kind.TASK):
+        if key != full and (key in ATTRIBUTE_WORDS or kind is _Kind.TASK):
             # 主卧湿度 without its room is the attribute 湿度 (湿度设到55), not a name; 全家扫地
             # without its room the task 扫地 (小黑开始扫地)
             continue
