@@ -106,8 +106,14 @@ SETS: tuple[tuple[str, str], ...] = (
     ),
     ("agent_as", "agent_as (held-out in issue 13's fifteenth session, tuned on in its sixteenth)"),
     ("agent_at", "agent_at (held-out in issue 13's fifteenth session, tuned on in its sixteenth)"),
-    ("agent_au", "agent_au (held-out, written during issue 13's fifteenth session: never read)"),
-    ("agent_av", "agent_av (held-out, written during issue 13's fifteenth session: never read)"),
+    (
+        "agent_au",
+        "agent_au (held-out in issue 13's fifteenth and sixteenth sessions, tuned on in its seventeenth)",
+    ),
+    (
+        "agent_av",
+        "agent_av (held-out in issue 13's fifteenth and sixteenth sessions, tuned on in its seventeenth)",
+    ),
     ("agent_aw", "agent_aw (held-out, written as issue 13's sixteenth session began: never read)"),
     ("agent_ax", "agent_ax (held-out, written as issue 13's sixteenth session began: never read)"),
     ("agent_ay", "agent_ay (held-out, written during issue 13's sixteenth session: never read)"),

@@ -82,6 +82,8 @@ def test_a_kind_of_a_category_is_in_it(device_category, category, expected):
         ("灯", "Light", ("晾衣架",), False),
         ("空调", "AirConditioner", ("洗手间浴霸",), True),  # a bath heater on a climate entity
         ("空调", "AirConditioner", ("主人房空调",), False),
+        ("暖气", "Thermostat", ("客厅电暖器", "踢脚线"), True),  # a space heater is no central heating
+        ("暖气", "Thermostat", ("主卧暖气",), False),
     ],
 )
 def test_what_a_category_word_leaves_apart(word, category, names, apart):

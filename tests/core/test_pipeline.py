@@ -1230,6 +1230,18 @@ def test_a_device_left_out_by_its_name_before_the_kind_is_left_out_of_the_set():
     assert (rooms.command.n, rooms.command.s) == ("窗帘", "*,!卧室")  # the kind said first is the set's
 
 
+def test_a_word_left_out_calls_only_names_ending_with_it_whole():
+    """灯除了台灯都关掉: 阳台灯 ends with 台灯 but is the balcony's light (its 台 is 阳台's); it goes off."""
+    home = [
+        light("lamp-a", "台灯", "书房"),
+        light("lamp-b", "阳台灯", "阳台"),
+        light("lamp-c", "客厅灯", "客厅"),
+    ]
+    (result,) = retrieve("灯除了台灯都关掉", home, None, ConversationState())
+    assert result.command.x == ("台灯",)
+    assert set(members(result)) == {"lamp-b", "lamp-c"}
+
+
 def test_a_follow_up_goes_to_the_rooms_the_conversation_is_in():
     """卧室空调打开, 窗帘都关了吗 (the whole home), 那台灯也开: the bedroom's lamp, not the study's."""
     home = [
@@ -1531,6 +1543,26 @@ def test_of_two_called_alike_the_one_whose_own_name_is_said_is_meant():
     )
     assert _acted("浴霸开开", [heater, fan], ConversationState()) == [(("sw-1",), ON.id)]
     assert _acted("换气扇开开", [heater, fan], ConversationState()) == [(("fan-1",), ON.id)]
+
+
+def test_of_two_called_alike_the_only_one_the_action_changes_is_meant():
+    """厕所灯开开, one 厕所灯 on and the other (called so by an alias) off: the one that is off.
+
+    With what runs unknown, or both off, the one called by its own name.
+    """
+    down = light("lamp-d", "厕所灯", "楼下厕所")
+    up = Device(
+        id="lamp-u", name="卫生间灯", room="卫生间", category="Light", commands=[ON, OFF], aliases=("厕所灯",)
+    )
+    home = [down, up]
+    assert _acted("厕所灯开开", home, ConversationState(), running=lambda d: d == "lamp-d") == [
+        (("lamp-u",), ON.id)
+    ]
+    assert _acted("厕所灯关了", home, ConversationState(), running=lambda d: d == "lamp-u") == [
+        (("lamp-u",), OFF.id)
+    ]
+    assert _acted("厕所灯开开", home, ConversationState(), running=lambda _: False) == [(("lamp-d",), ON.id)]
+    assert _acted("厕所灯开开", home, ConversationState()) == [(("lamp-d",), ON.id)]
 
 
 def test_a_value_said_with_nothing_mentioned_finds_the_devices_listing_it():

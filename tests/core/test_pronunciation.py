@@ -91,6 +91,15 @@ def test_words_said_as_they_are_and_values_said_are_not_respelled():
     assert sounds.respell("拉开三成", value_spans("拉开三成")) == ("拉开三成", {})  # 30 %, not a floor
 
 
+def test_no_word_is_heard_across_a_word_said_whole():
+    """关电视: 电视 is said whole, so 关电 is no 关店 misheard; 的暖气 holds no 地暖 (暖气 said)."""
+    sounds = SoundIndex.build(["关店", "客厅"], shared=["电视", "暖气", "地暖"])
+    assert sounds.respell("关电视") == ("关电视", {})
+    assert sounds.respell("客厅的暖气关了") == ("客厅的暖气关了", {})
+    assert sounds.respell("关电了") == ("关店了", {"关电": "关店"})  # nothing said whole after it
+    assert sounds.respell("客厅的暖开了") == ("客厅地暖开了", {"的暖": "地暖"})
+
+
 def test_a_type_word_written_another_way_is_heard_as_said():
     """电扇 is read as 风扇, but speech recognition hears it as 垫扇."""
     fan = Device(id="fan", name="落地扇", room="客厅", category="Fan", commands=[ON, OFF])

@@ -7,7 +7,7 @@ import pytest
 from custom_components.context_retrieval.core.gating import category_for_type_hint
 from custom_components.context_retrieval.core.models import CommandSpec, Device
 
-from .conftest import ON, cmd, targets
+from .conftest import OFF, ON, cmd, targets
 from .conftest import run_commands as run
 
 # seed 000 decision 2: TYPE_TO_CATEGORY, verbatim.
@@ -86,3 +86,17 @@ def test_a_sensor_gate_keeps_kinds_of_sensor():
     assert result.meta["gating"] == "Sensor"
     assert {c.entity_id for c in result.candidates} <= {"w-1", "m-1"}
     assert result.candidates[0].entity_id == "w-1"
+
+
+def test_a_set_of_central_heating_leaves_the_space_heaters_alone():
+    """楼上的暖气关了: the radiators; the electric heater (电暖器) is a thing apart, said by its own name."""
+    radiators = [
+        Device(id=f"trv-{room}", name=f"{room}暖气", room=room, category="Thermostat", commands=[ON, OFF])
+        for room in ("客厅", "主卧")
+    ]
+    heater = Device(id="heater", name="电暖器", room="客厅", category="Thermostat", commands=[ON, OFF])
+    home = [*radiators, heater]
+    (every,) = run(home, "暖气都关了", cmd("关闭", n="暖气", t="Thermostat", q="all"))
+    assert sorted(targets(every)) == ["trv-主卧", "trv-客厅"]
+    (named,) = run(home, "电暖器关了", cmd("关闭", n="电暖器"))
+    assert named.candidates[0].entity_id == "heater"

@@ -261,6 +261,19 @@ class _Live:
     """What is already as a command leaves it, when that may settle which device is meant."""
 
 
+def _by_state(live: _Live, action: str) -> _Live:
+    """Return the live state with what runs settling which device is meant: on, or off (关闭)."""
+
+    def done(device_id: str, command_id: str) -> bool | None:
+        known = live.done(device_id, command_id)
+        if known is not None or action != ACTION_OFF:
+            return known
+        running = live.running(device_id)
+        return None if running is None else not running
+
+    return replace(live, settles=live.running, done=done)
+
+
 def decide(  # noqa: PLR0913 - the results, what they are read against, and the home's live state
     results: Sequence[RetrievalResult],
     devices: Mapping[str, Device],
@@ -628,7 +641,7 @@ def _meant(
         and not carried_kind  # 大灯关掉, 台灯调到六十: the room's lamp, not one elsewhere called 台灯
         and not _says_name(devices.get(top.entity_id), text, MIN_NAME_LENGTH)
     ):
-        named = _named_in_text(result, devices, text)
+        named = _named_in_text(result, devices, text, live)
         if named is not None and compact(result.command.n) in compact(device_label(devices[named.entity_id])):
             return named
     if _whole_home_unasked(result, top, text):
@@ -725,7 +738,7 @@ def _close_match_meant(
     result: RetrievalResult, devices: Mapping[str, Device], text: str, live: _Live
 ) -> Candidate | None:
     """Return the one of several close matches that is meant (see ``_meant``), else None."""
-    named = _named_in_text(result, devices, text) or _holding_name_said(result, devices)
+    named = _named_in_text(result, devices, text, live) or _holding_name_said(result, devices)
     if named is not None:
         return named
     close = close_matches(result.candidates)
@@ -1551,8 +1564,13 @@ def _holds_name(device: Device, wanted: str) -> bool:
     )
 
 
-def _named_in_text(result: RetrievalResult, devices: Mapping[str, Device], text: str) -> Candidate | None:
+def _named_in_text(
+    result: RetrievalResult, devices: Mapping[str, Device], text: str, live: _Live
+) -> Candidate | None:
     """Return the one close candidate the utterance calls by its whole name, alias or room and name.
+
+    Of several called alike, the only one the action changes (厕所灯开开 with one 厕所灯 on and another
+    called so by an alias off), else the one called by its name, not an alias.
 
     A name said only inside a longer word of another device's name is not said: 排风扇 holds
     风扇, an alias of the standing fan, but calls the exhaust fans; 开柜台灯 holds 台灯, the desk
@@ -1583,6 +1601,12 @@ def _named_in_text(result: RetrievalResult, devices: Mapping[str, Device], text:
         )
     longest = max(lengths.values(), default=0)
     best = [c for c in result.candidates if longest and lengths.get(c.entity_id) == longest]
+    if (
+        len(best) > 1
+        and (changed := _the_one_it_changes(result, best, devices, _by_state(live, result.command.a)))
+        is not None
+    ):
+        return changed
     if len(best) > 1:
         # 浴霸开开: the switch named 浴霸, not the exhaust fan of the 浴霸 it is part of (an alias)
         best = [c for c in best if compact(devices[c.entity_id].name) in said]

@@ -345,6 +345,15 @@ class SoundIndex:
                 return span, word
         return text[:1], text[:1]
 
+    def _cuts_a_word(self, text: str, position: int, size: int) -> bool:
+        """Return True when a home or kind word starting inside the span runs on past its end."""
+        end = position + size
+        return any(
+            text[start : start + length] in self.words
+            for start in range(position + 1, end)
+            for length in range(end - start + 1, min(self.longest, len(text) - start) + 1)
+        )
+
     def respell(
         self, text: str, said: Sequence[tuple[int, int]] = (), *, cantonese: bool = False
     ) -> tuple[str, dict[str, str]]:
@@ -382,6 +391,8 @@ class SoundIndex:
             said, heard = self._heard_at(
                 text[position : position + min(self.longest, free)], cantonese=cantonese
             )
+            if heard != said and self._cuts_a_word(text, position, len(said)):
+                said = heard = text[position]  # 的暖气, 关电视: 暖气, 电视 said whole (no 地暖, 关店)
             out.append(heard)
             if heard != said:
                 replaced[said] = heard

@@ -1006,18 +1006,18 @@ class CommandSearch:
     def _without_named(self, pool: np.ndarray) -> np.ndarray:
         """Return the pool without the devices called what the set leaves out (除了落地灯).
 
-        A device is called so when its name or an alias is the word or ends with it (客厅落地灯:
-        a Chinese noun names its kind last), or the word and a word of the set's kind (除了神台的灯，
-        其他灯: 神台灯; 窗帘全拉上, Ethan 的不用: Ethan 卷帘). A word that calls none of them is recorded
-        (``exclusion_unmatched``): the set would take a device the user meant to leave alone.
+        A device is called so when its name or an alias is the word or ends with it whole (客厅落地灯:
+        a Chinese noun names its kind last; 阳台灯 is no 台灯), or the word and a word of the set's kind
+        (除了神台的灯，其他灯: 神台灯; 窗帘全拉上, Ethan 的不用: Ethan 卷帘). A word that calls none of
+        them is recorded (``exclusion_unmatched``): the set would take a device the user meant to leave alone.
         """
         left = set(pool.tolist())
         unmatched = []
         kinds = self._words_of_the_kind_said()
         for name in self.ir.exclude_names:
-            called = self.index.keywords.ending_in(compact(name)) & left
+            called = self._ending_whole(compact(name), left)
             for kind in kinds if not called else ():
-                called |= self.index.keywords.ending_in(compact(name) + kind) & left
+                called |= self._ending_whole(compact(name) + kind, left)
             if not called:
                 unmatched.append(name)
             left -= called
@@ -1025,6 +1025,15 @@ class CommandSearch:
             self.meta["exclusion_unmatched"] = unmatched
         self.meta["excluded_by_name"] = len(pool) - len(left)
         return np.array(sorted(left), dtype=np.int64)
+
+    def _ending_whole(self, word: str, among: set[int]) -> set[int]:
+        """Return the devices with a name or alias ending with ``word`` whole (阳台灯: no 台灯)."""
+        rooms, names = self.index.rooms, self.index.keywords.names
+        return {
+            position
+            for position in self.index.keywords.ending_in(word) & among
+            if any(name.endswith(word) and rooms.holds_whole(name, word) for name in names[position])
+        }
 
     def _words_of_the_kind_said(self) -> list[str]:
         """Return the kind word the set was said by and the other words of its category (窗帘: 卷帘...)."""
