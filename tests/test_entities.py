@@ -71,6 +71,21 @@ async def test_a_devices_name_inside_an_entitys_own_is_not_its_alias(home: HomeA
     assert "晾衣架" in devices["switch.dry"].aliases  # an alias given to the entity stays
 
 
+async def test_a_devices_name_inside_an_entitys_room_and_name_is_not_its_alias(home: HomeAssistant):
+    """The ceiling fan's device 客厅吊扇 is no name of its light 吊扇灯 in 客厅: 客厅吊扇 calls the fan."""
+    owner = MockConfigEntry(domain="test")
+    owner.add_to_hass(home)
+    add_entity(
+        home, HomeEntity("fan.ceiling", "客厅吊扇", "on", device="客厅吊扇", device_area="客厅"), owner
+    )
+    add_entity(home, HomeEntity("light.ceiling", "吊扇灯", "off", device="客厅吊扇"), owner)
+    add_entity(home, HomeEntity("light.other", "灯", "off", device="客厅吊扇", area="卧室"), owner)
+    devices = {device.id: device for device in async_snapshot_home(home).devices()}
+    assert devices["light.ceiling"].room == "客厅"
+    assert "客厅吊扇" not in devices["light.ceiling"].aliases
+    assert "客厅吊扇" in devices["light.other"].aliases  # 卧室灯 does not hold it
+
+
 def test_room_is_the_entity_area_else_the_device_area(devices):
     assert devices["light.kitchen"].room == "厨房"
     assert devices["climate.living_ac"].room == "客厅"  # no area of its own: its device's

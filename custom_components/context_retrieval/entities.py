@@ -144,7 +144,7 @@ def async_snapshot_home(hass: HomeAssistant) -> HomeSnapshot:
             ExposedEntity(
                 facts=_facts(state, entry),
                 name=state.name.strip(),
-                aliases=_aliases(hass, state, entry, device),
+                aliases=_aliases(hass, state, entry, device, area.name if area else ""),
                 room=area.name if area else "",
                 part_of=device.id if device else "",
             )
@@ -172,19 +172,29 @@ def _facts(state: State, entry: er.RegistryEntry | None) -> EntityFacts:
 
 
 def _aliases(
-    hass: HomeAssistant, state: State, entry: er.RegistryEntry | None, device: dr.DeviceEntry | None
+    hass: HomeAssistant,
+    state: State,
+    entry: er.RegistryEntry | None,
+    device: dr.DeviceEntry | None,
+    room: str,
 ) -> tuple[str, ...]:
     """Return the other names of an entity: its aliases, then its device's names (never joined).
 
-    A device's name inside the entity's own is no other name of it: 晾衣架灯 says how it differs
-    from the airer 晾衣架 of the same device, and 晾衣架 alone calls the airer.
+    A device's name inside the entity's own, or its room and name, is no other name of it: 晾衣架灯
+    says how it differs from the airer 晾衣架 of the same device, and 晾衣架 alone calls the airer;
+    客厅吊扇, a ceiling fan's device, is no name of its light 吊扇灯 in 客厅.
     """
     names = intent.async_get_entity_aliases(hass, entry, state=state)
     own = state.name.strip()
     if device is not None:
         device_names = [name.strip() for name in (device.name_by_user, device.name) if name]
         given = {alias.strip() for alias in (entry.aliases if entry else ()) if isinstance(alias, str)}
-        inside = {name for name in device_names if name != own and name in own and name not in given}
+        labels = (own, f"{room}{own}")
+        inside = {
+            name
+            for name in device_names
+            if name not in labels and any(name in label for label in labels) and name not in given
+        }
         names = [name for name in [*names, *device_names] if name and name.strip() not in inside]
     return tuple(dict.fromkeys(name.strip() for name in names if name and name.strip() != own))
 

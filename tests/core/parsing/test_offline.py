@@ -528,6 +528,8 @@ def test_verb_complements_and_helpers_are_read(text: str, expected: dict) -> Non
     [
         ("风扇调到二段", "设置风速=2档"),  # Taiwan: 段 is a speed level (档, also written 挡)
         ("风扇开到3挡", "设置风速=3档"),
+        ("风扇开到五号", "设置风速=5档"),  # Malaysia, Cantonese: 号 numbers a fan's speed
+        ("风扇调到2号", "设置风速=2档"),
         ("风扇调到二档", "设置风速=2档"),
         ("空调风量开最小", "设置风速=最小"),  # 开 sets the attribute said before it
     ],

@@ -534,9 +534,9 @@ _CN_PLACES = {"千": 1000, "百": 100, "十": 10}
 _CN_NUMBER = "[零一二两三四五六七八九十百千]+"
 _NUMBER_PATTERNS: tuple[tuple[re.Pattern[str], str | None], ...] = (
     (re.compile(rf"百分之([0-9]+|{_CN_NUMBER})"), "%"),
-    (re.compile(r"([0-9]+(?:\.[0-9]+)?)(%|度|°c|°|档|挡|段|k)?"), None),
+    (re.compile(r"([0-9]+(?:\.[0-9]+)?)(%|度|°c|°|档|挡|段|号|k)?"), None),
     (re.compile(rf"([0-9]+|{_CN_NUMBER})趴"), "%"),  # Taiwan: 三十趴 is 30 %
-    (re.compile(rf"({_CN_NUMBER})(度|档|挡|段|k)"), None),  # 三千k: kelvin
+    (re.compile(rf"({_CN_NUMBER})(度|档|挡|段|号|k)"), None),  # 三千k: kelvin
     (
         re.compile(
             r"([一二两三四五六七八九][十百千](?:[零一二三四五六七八九][十百]?)*|十[一二三四五六七八九])()"
@@ -548,8 +548,8 @@ _NUMBER_PATTERNS: tuple[tuple[re.Pattern[str], str | None], ...] = (
 numeral (十五, 八十, 二十六) is a value without a unit; a lone 十 or 百 is not (百叶窗)."""
 _DECIMAL_PATTERN = re.compile(rf"([0-9]+|{_CN_NUMBER})点([0-9]|[零一二三四五六七八九])(度|°c|°)")
 """二十三点五度, 23点5度: a number with a decimal said, and its unit (without one, 七点五 is a time)."""
-_UNITS = {"°": "度", "°c": "度", "挡": "档", "段": "档"}
-"""Units written otherwise: 挡 and Taiwan's 段 (电扇开二段) are levels (档)."""
+_UNITS = {"°": "度", "°c": "度", "挡": "档", "段": "档", "号": "档"}
+"""Units written otherwise: 挡, Taiwan's 段 (电扇开二段) and 号 (风扇开三号) are levels (档)."""
 _COUNT_PATTERN = re.compile(r"([0-9]+|[一二两三四五六七八九十]+)(个|盏|台|只|组|扇|部|套|路)")
 _SHARE_PATTERNS: tuple[tuple[re.Pattern[str], float], ...] = (
     (re.compile(r"([一二两三四五六七八九])成"), 10.0),
