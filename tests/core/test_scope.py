@@ -27,10 +27,12 @@ def kept(table: RoomTable, include=(), exclude=()) -> list[int]:
         ("客厅到厨房的灯带", False),  # two rooms: ambiguous
         ("老伙计", None),
         ("卧室卧室灯", "卧室"),  # the same word twice is still one room
+        ("marshall", None),  # a Latin word holds no room inside it
+        ("hall灯", "hall"),
     ],
 )
 def test_extract_room_from_name(name, expected):
-    assert extract_room_from_name(name, set(ROOMS), 3) == expected
+    assert extract_room_from_name(name, {*ROOMS, "hall"}, 4) == expected
 
 
 def test_single_character_room_words_are_ignored():

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import yaml
 
-from .text import LINKING_WORD, compact, has_han, package_text
+from .text import LINKING_WORD, compact, cuts_a_latin_word, has_han, package_text
 
 if TYPE_CHECKING:
     from collections.abc import Collection, Sequence
@@ -173,13 +173,16 @@ def with_owner_words(rooms: Sequence[Room], device_names: Collection[str] = ()) 
 
 
 def extract_room_from_name(name: str, vocabulary: Collection[str], longest: int) -> str | None | bool:
-    """Return the one room word in a compacted name, None for none, False when ambiguous."""
+    """Return the one room word in a compacted name, None for none, False when ambiguous.
+
+    A Latin word holds no room word inside it: Marshall is in no hall.
+    """
     hits: list[tuple[int, int]] = []
     for size in range(min(longest, len(name)), MIN_ROOM_WORD_CHARS - 1, -1):
         hits.extend(
             (start, start + size)
             for start in range(len(name) - size + 1)
-            if name[start : start + size] in vocabulary
+            if name[start : start + size] in vocabulary and not cuts_a_latin_word(name, start, start + size)
         )
     chosen: list[tuple[int, int]] = []
     for start, end in hits:  # already longest first, then leftmost

@@ -373,3 +373,10 @@ def has_han(text: str) -> bool:
 def has_latin(text: str) -> bool:
     """Return True when ``text`` contains a Latin letter."""
     return _LATIN.search(text) is not None
+
+
+def cuts_a_latin_word(text: str, start: int, end: int) -> bool:
+    """Return True when ``text[start:end]`` starts or ends inside a run of Latin letters (marshall: hall)."""
+    return any(
+        0 < edge < len(text) and has_latin(text[edge - 1]) and has_latin(text[edge]) for edge in (start, end)
+    )

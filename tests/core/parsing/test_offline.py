@@ -1788,3 +1788,12 @@ def test_a_level_said_alone_after_a_command_is_no_why_but_unread() -> None:
     """台灯开，低档: a level to set, not a reason; the switch alone would drop it, so it is unread."""
     reading = OfflineParser.build(ROOMS, DEVICE_NAMES).read("台灯开，低档")
     assert reading.unread == ("低档",)
+
+
+def test_a_latin_name_holding_a_room_word_is_said_whole():
+    """Marshall 停一下 in a home with a room called hall: the speaker Marshall, not mars in the hall."""
+    parser = OfflineParser.build(["hall", "客厅"], ["Marshall", "hall灯"])
+    (command,) = parser.parse("Marshall 停一下")
+    assert (command.n, command.s) == ("Marshall", "*")
+    (lamp,) = parser.parse("hall灯关掉")
+    assert (lamp.n, lamp.s) == ("灯", "hall")

@@ -41,7 +41,14 @@ from custom_components.context_retrieval.core.models import (
 )
 from custom_components.context_retrieval.core.pronunciation import readings
 from custom_components.context_retrieval.core.scope import is_side, rooms_of_a_kind
-from custom_components.context_retrieval.core.text import LINKING_WORD, compact, has_han, has_latin, normalize
+from custom_components.context_retrieval.core.text import (
+    LINKING_WORD,
+    compact,
+    cuts_a_latin_word,
+    has_han,
+    has_latin,
+    normalize,
+)
 from custom_components.context_retrieval.core.value_order import ascending_words
 
 if TYPE_CHECKING:
@@ -1460,19 +1467,22 @@ class _RoomKeys:
     def strip(self, name: str) -> str:
         """Return ``name`` without the first-ranked (longest) room word it contains.
 
-        A name that is itself a room word is kept. Only the name's own substrings
-        are looked up, so this does not grow with the number of rooms.
+        A name that is itself a room word is kept, and so is a Latin word holding one (Marshall
+        holds no hall). Only the name's own substrings are looked up, so this does not grow with
+        the number of rooms.
         """
         for length in self.lengths:
             if length >= len(name):
                 continue
             found = [
-                (rank, room)
-                for room in (name[start : start + length] for start in range(len(name) - length + 1))
-                if (rank := self.ranks.get(room)) is not None
+                (rank, start)
+                for start in range(len(name) - length + 1)
+                if (rank := self.ranks.get(name[start : start + length])) is not None
+                and not cuts_a_latin_word(name, start, start + length)
             ]
             if found:
-                return name.replace(min(found)[1], "", 1)
+                start = min(found)[1]
+                return name[:start] + name[start + length :]
         return name
 
 
