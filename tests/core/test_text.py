@@ -114,6 +114,14 @@ def test_a_malformed_variants_table_is_refused(raw):
         WordFolding.from_sections(raw)
 
 
+def test_an_english_plural_folds_as_its_singular():
+    folding = WordFolding.from_sections({"english": {"plug": "插座", "switch": "开关", "on": "打开"}})
+    assert folding.fold("all the plugs") == "all the 插座"
+    assert folding.fold("switches") == "开关"
+    assert folding.fold("the side ones") == "the side ones"  # too short a word: ones is no plural of on
+    assert folding.fold("plugsy") == "plugsy"
+
+
 def test_no_variant_word_is_folded_across_a_home_word():
     """Cantonese 开细 (turn down) over the start of the room 细路房 leaves the room whole."""
     home = HomeWords.build(["細路房", "細路房抽濕機", "冷氣", "灯"])

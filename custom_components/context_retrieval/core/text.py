@@ -26,6 +26,18 @@ _NOT_AFTER_LETTERS = r"(?<![a-z])" + "".join(rf"(?<![a-z]\d{{{n}}})" for n in ra
 _NOT_BEFORE_LETTERS = r"(?![a-z])(?!\d+[a-z])"
 """A Latin word is whole: not inside a word, nor a model number (SAF30AC holds no AC); a number
 may touch it (26degrees)."""
+_PLURAL = "(?:e?s)?"
+"""An English word of the table is also said with a plural ending (plugs, switches)."""
+_SHORTEST_PLURAL = 3
+"""Letters a word has for its plural to be read as it: ones is no plural of on."""
+
+
+def _plural_of(word: str) -> str:
+    """Return the pattern of a Latin word's plural ending, or nothing for a short or unlettered end."""
+    last = word.rsplit(" ", 1)[-1]
+    return _PLURAL if len(last) >= _SHORTEST_PLURAL and last.isalpha() else ""
+
+
 _INTEGRATION_PACKAGE = __name__.rsplit(".", 2)[0]
 LINKING_WORD = "的"
 """The particle joining a modifier to what it narrows (卧室的窗帘, 外面的灯, 老人的房间)."""
@@ -80,7 +92,7 @@ class WordFolding:
         if not words:
             return cls(None, {})
         alternatives = [
-            rf"{_NOT_AFTER_LETTERS}{re.escape(word)}{_NOT_BEFORE_LETTERS}"
+            rf"{_NOT_AFTER_LETTERS}{re.escape(word)}{_plural_of(word)}{_NOT_BEFORE_LETTERS}"
             if _LATIN.search(word)
             else re.escape(word)
             for word in sorted(words, key=len, reverse=True)
@@ -88,10 +100,17 @@ class WordFolding:
         return cls(re.compile("|".join(alternatives)), words)
 
     def fold(self, text: str) -> str:
-        """Return ``text`` with every word of the table replaced."""
+        """Return ``text`` with every word of the table replaced (an English plural as its singular)."""
         if self.pattern is None:
             return text
-        return self.pattern.sub(lambda match: self.words[match.group(0)], text)
+        return self.pattern.sub(lambda match: self._meaning(match.group(0)), text)
+
+    def _meaning(self, said: str) -> str:
+        """Return what a word found in a text folds to: its own entry, else its singular's (plugs)."""
+        for word in (said, said.removesuffix("s"), said.removesuffix("es")):
+            if word in self.words:
+                return self.words[word]
+        return said
 
     def spans(self, text: str) -> list[tuple[int, int]]:
         """Return where the words of the table are in ``text`` (leftmost, longest)."""
