@@ -1565,6 +1565,21 @@ def test_of_two_called_alike_the_only_one_the_action_changes_is_meant():
     assert _acted("厕所灯开开", home, ConversationState()) == [(("lamp-d",), ON.id)]
 
 
+def test_a_set_said_by_the_name_its_members_end_with_takes_each_kind_of_them():
+    """热水器全部关掉: plugs named 楼下热水器 and 楼上热水器 and a water heater, each driven its own way."""
+    heater_off = CommandSpec("water_heater.turn_off", "关闭热水器")
+    home = [
+        Device(id="sw-down", name="楼下热水器", room="楼下厕所", category="Switch", commands=[ON, OFF]),
+        Device(id="sw-up", name="楼上热水器", room="楼上厕所", category="Switch", commands=[ON, OFF]),
+        Device(id="wh", name="主人房热水器", room="主人房", category="Others", commands=[heater_off]),
+    ]
+    acted = _acted("热水器全部关掉", home, ConversationState())
+    assert sorted(acted) == [(("sw-down", "sw-up"), OFF.id), (("wh",), heater_off.id)]
+    # a plug only holding the name (热水器插座 is a plug) leaves which sets are meant a question
+    plug = Device(id="sw-plug", name="热水器插座", room="主人房", category="Switch", commands=[ON, OFF])
+    assert _acted("热水器全部关掉", [*home, plug], ConversationState()) == []
+
+
 def test_a_value_said_with_nothing_mentioned_finds_the_devices_listing_it():
     """switch 去 ViuTV with nothing mentioned before: the televisions with ViuTV among their sources."""
     source = CommandSpec(

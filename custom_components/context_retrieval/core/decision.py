@@ -306,6 +306,8 @@ def decide(  # noqa: PLR0913 - the results, what they are read against, and the 
             decision = _act_on_every_candidate(result, devices, turn, current)
         elif _switches_everything(result, text):
             decision = _switch_every_set(result, devices, turn, current)
+        elif _sets_called_alike(result, devices):
+            decision = _act_on_each(result, result.candidates, devices, turn, current)
         else:
             live = _Live(
                 current,
@@ -1068,6 +1070,31 @@ def _switches_everything(result: RetrievalResult, text: str) -> bool:
         and not any(key in result.meta for key in GUESSED)  # 除了冰箱 with no fridge: ask
         and bool(result.candidates)
         and all(candidate.entity_kind == "group" for candidate in result.candidates)
+    )
+
+
+def _sets_called_alike(result: RetrievalResult, devices: Mapping[str, Device]) -> bool:
+    """Return True for several sets of one name said (热水器全部关掉: two plugs and a water heater).
+
+    Every member of every set has a name ending with the name said, which is no kind the engine
+    knows (a Chinese compound names its kind last): the sets differ only in how their devices are
+    driven. A word they only hold (所有取暖的, 豆豆的东西) may leave others out or take too many.
+    """
+    command = result.command
+    if (
+        command.q != Quantifier.ALL
+        or command.t != UNKNOWN_CATEGORY
+        or command.n in {ANY_NAME, LAST_MENTIONED}
+        or _asks_back(result)
+        or any(key in result.meta for key in GUESSED)
+        or len(result.candidates) < MIN_CHOICES
+        or not all(candidate.entity_kind == "group" for candidate in result.candidates)
+    ):
+        return False
+    said = compact(command.n)
+    members = [devices.get(d) for candidate in result.candidates for d in _targets(candidate, result)]
+    return len(said) >= MIN_NAME_LENGTH and all(
+        member is not None and any(name.endswith(said) for name in _called(member)) for member in members
     )
 
 
