@@ -394,6 +394,20 @@ def test_a_device_named_after_another_room_is_called_by_its_whole_name() -> None
     assert [(c.s, c.n) for c in parser.parse("客厅主灯关了")] == [("客厅", "主灯")]  # its own room
 
 
+def test_a_device_aliased_after_another_room_is_called_by_that_whole_alias() -> None:
+    """大房热水器 (an alias) hangs in 大房厕所; 大房 is the master bedroom's alias: the water heater."""
+    devices = [
+        Device(id="wh", name="主人房热水器", room="主人房厕所", category="Others", aliases=["大房热水器"]),
+        Device(id="light.m", name="主人房灯", room="主人房", category="Light"),
+    ]
+    rooms = [Room("主人房", aliases=("大房",)), Room("主人房厕所")]
+    calls = DeviceCalls.of(devices, rooms)
+    parser = OfflineParser.build(
+        ["主人房", "大房", "主人房厕所"], ["主人房热水器", "大房热水器", "主人房灯"], calls=calls
+    )
+    assert [(c.s, c.n) for c in parser.parse("大房热水器开")] == [("*", "大房热水器")]
+
+
 def test_a_device_named_by_the_end_of_its_rooms_name_and_its_kind_is_the_rooms_kind_said() -> None:
     """走廊灯 in the room 二楼走廊: 二楼走廊灯 is that light; 西厨的岛台灯 names one area twice."""
     devices = [

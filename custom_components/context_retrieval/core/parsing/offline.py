@@ -759,15 +759,19 @@ def _moves_as_a_door(device: Device) -> bool:
 
 
 def _named_after_elsewhere(devices: Sequence[Device], room_words: Mapping[str, list[str]]) -> frozenset[str]:
-    """Return the device names holding a word of a room other than the device's own (车库门口灯 in 花园)."""
+    """Return the device names and aliases holding a word of a room other than the device's own.
+
+    车库门口灯 in 花园; 大房热水器 in 大房厕所, 大房 being another room's alias.
+    """
     everywhere = {word for room, aliases in room_words.items() for word in (room, *aliases) if word}
     named = set()
     for device in devices:
         room = compact(device.room)
-        own = {room, *room_words.get(room, ())}
-        name = compact(device.name)
-        if room and any(word in name and word != name for word in everywhere - own):
-            named.add(device.name.strip())
+        others = everywhere - {room, *room_words.get(room, ())}
+        for name in (device.name, *device.aliases):
+            said = compact(name)
+            if room and any(word in said and word != said for word in others):
+                named.add(name.strip())
     return frozenset(named)
 
 
