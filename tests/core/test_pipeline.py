@@ -1242,6 +1242,19 @@ def test_a_word_left_out_calls_only_names_ending_with_it_whole():
     assert set(members(result)) == {"lamp-b", "lamp-c"}
 
 
+def test_a_person_left_out_of_a_set_leaves_out_the_room_named_after_them():
+    """风扇全部关掉, 阿嬷的不要关: the fans of 阿嬷房 stay on; a name no room starts with stays unmatched."""
+    fans = [
+        Device(id=f"fan-{room}", name="吊扇", room=room, category="Fan", commands=[ON, OFF])
+        for room in ("阿嬷房", "客厅", "阿公书房")
+    ]
+    (result,) = retrieve("风扇全部关掉,阿嬷的不要关", fans, None, ConversationState())
+    assert result.command.x == ("阿嬷",)
+    assert sorted(members(result)) == ["fan-客厅", "fan-阿公书房"]
+    (unknown,) = retrieve("风扇全部关掉,阿姨的不要关", fans, None, ConversationState())
+    assert unknown.meta["exclusion_unmatched"] == ["阿姨"]
+
+
 def test_a_follow_up_goes_to_the_rooms_the_conversation_is_in():
     """卧室空调打开, 窗帘都关了吗 (the whole home), 那台灯也开: the bedroom's lamp, not the study's."""
     home = [

@@ -326,6 +326,12 @@ class RoomTable:
             start = name.find(word, start + 1)
         return False
 
+    def room_starting(self, word: str) -> int | None:
+        """Return the one room a room word of which starts with ``word`` (阿嬷 of 阿嬷房), else None."""
+        word = compact(word)
+        found = {room for said, room in self.room_index.items() if word and said.startswith(word)}
+        return found.pop() if len(found) == 1 else None
+
     def knows(self, word: str) -> bool:
         """Return True when ``word`` names a room (or alias) or a floor of the home."""
         word = compact(word)

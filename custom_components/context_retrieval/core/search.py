@@ -1008,8 +1008,9 @@ class CommandSearch:
 
         A device is called so when its name or an alias is the word or ends with it whole (客厅落地灯:
         a Chinese noun names its kind last; 阳台灯 is no 台灯), or the word and a word of the set's kind
-        (除了神台的灯，其他灯: 神台灯; 窗帘全拉上, Ethan 的不用: Ethan 卷帘). A word that calls none of
-        them is recorded (``exclusion_unmatched``): the set would take a device the user meant to leave alone.
+        (除了神台的灯，其他灯: 神台灯; 窗帘全拉上, Ethan 的不用: Ethan 卷帘), else those in the one room
+        named after it (阿嬷的不要关: 阿嬷房). A word that calls none of them is recorded
+        (``exclusion_unmatched``): the set would take a device the user meant to leave alone.
         """
         left = set(pool.tolist())
         unmatched = []
@@ -1018,6 +1019,8 @@ class CommandSearch:
             called = self._ending_whole(compact(name), left)
             for kind in kinds if not called else ():
                 called |= self._ending_whole(compact(name) + kind, left)
+            if not called and (room := self.index.rooms.room_starting(name)) is not None:
+                called = {position for position in left if self.index.rooms.room_ids[position] == room}
             if not called:
                 unmatched.append(name)
             left -= called
