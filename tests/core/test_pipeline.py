@@ -1255,6 +1255,14 @@ def test_a_person_left_out_of_a_set_leaves_out_the_room_named_after_them():
     assert unknown.meta["exclusion_unmatched"] == ["阿姨"]
 
 
+def test_a_correction_saying_what_was_not_meant_then_what_was_acts_on_the_second():
+    """不是卧室的,是书房的 after 卧室台灯打开: the study's lamp; 卧室 says what was wrongly taken."""
+    home = [light("lamp-b", "台灯", "卧室"), light("lamp-s", "台灯", "书房"), light("lamp-l", "吊灯", "客厅")]
+    state = ConversationState()
+    assert _acted("卧室台灯打开", home, state) == [(("lamp-b",), ON.id)]
+    assert _acted("不是卧室的,是书房的", home, state) == [(("lamp-s",), ON.id)]
+
+
 def test_a_follow_up_goes_to_the_rooms_the_conversation_is_in():
     """卧室空调打开, 窗帘都关了吗 (the whole home), 那台灯也开: the bedroom's lamp, not the study's."""
     home = [

@@ -848,13 +848,18 @@ class OfflineParser:
             _for_someone_dropped(_lone_numbers_set(_pulled_up(_sides_of_rooms(tokens))))
         )
         # 那个那个，老人屋的空调调到26度: a clause of 那个 alone is no command
-        clauses, remarks = _what_to_do(
-            [clause for clause in _split_clauses(tokens) if not _hesitation(clause)], self
+        clauses, replaced = _said_instead(
+            [clause for clause in _split_clauses(tokens) if not _hesitation(clause)]
         )
+        if replaced:
+            dropped = {id(token) for clause in replaced for token in clause}
+            tokens = [token for token in tokens if id(token) not in dropped]
+        clauses, remarks = _what_to_do(clauses, self)
         commands = self._commands(clauses)
         saying_no_action = not any(_has_action_word(clause) for clause in clauses)
         carried = unread_words(tokens, commands, every_clause=True) if saying_no_action else ()
-        return OfflineReading(commands, unread_words(tokens, commands), tuple(remarks), carried)
+        said_instead = [_said(clause) for clause in replaced]
+        return OfflineReading(commands, unread_words(tokens, commands), (*said_instead, *remarks), carried)
 
     def _commands(self, clauses: list[list[_Token]]) -> list[Command]:
         """Return the wire commands of the clauses' tokens, ``[UNKNOWN_COMMAND]`` if none."""
@@ -1132,6 +1137,39 @@ def _ends_in_a_change(tokens: Sequence[_Token]) -> bool:
     """Return True for a clause ending in 了 (separators aside): what has come to be, nothing wanted."""
     said = [token for token in tokens if token.kind is not _Kind.SEP]
     return bool(said) and said[-1].text == _CHANGED
+
+
+_ASSERTING = "是"
+"""The word saying which is meant (是主卧的): after a place said alone, it is said instead of it."""
+
+
+def _said_instead(clauses: list[list[_Token]]) -> tuple[list[list[_Token]], list[list[_Token]]]:
+    """Return the clauses without a place or name said alone that the next one, opening with 是, replaces.
+
+    不是楼下的, 是主卧的 (不是 folds to nothing): 主卧 is meant, 楼下 was what the last turn took. The
+    clauses replaced are returned apart.
+    """
+    kept: list[list[_Token]] = []
+    replaced: list[list[_Token]] = []
+    for clause in clauses:
+        said = [token for token in clause if token.kind is not _Kind.SEP]
+        if (
+            kept
+            and said
+            and said[0].kind is _Kind.FILLER
+            and said[0].text == _ASSERTING
+            and _only_a_place_or_name(said[1:])
+            and _only_a_place_or_name(kept[-1])
+        ):
+            replaced.append(kept.pop())
+        kept.append(clause)
+    return kept, replaced
+
+
+def _only_a_place_or_name(tokens: Sequence[_Token]) -> bool:
+    """Return True for tokens saying a room or a name and nothing else but fillers (楼下的)."""
+    said = [token for token in tokens if token.kind not in {_Kind.FILLER, _Kind.SEP}]
+    return bool(said) and all(token.kind in _HOME_KINDS for token in said)
 
 
 def _hesitation(tokens: Sequence[_Token]) -> bool:
