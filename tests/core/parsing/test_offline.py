@@ -936,6 +936,8 @@ def test_cantonese_adjust_before_a_step_is_the_verb() -> None:
         ("tutup 窗帘", "关闭", "窗帘"),  # Malay tutup = close, buka = open
         ("buka 窗帘", "打开", "窗帘"),
         ("can help me on the fan?", "打开", "风扇"),  # can opening a request
+        ("oh 那风扇先 turn off", "关闭", "风扇"),  # an interjection says nothing
+        ("close the window", "关闭", "窗户"),
         ("风扇开 nature mode", "设置风模式=自然风", "风扇"),
         ("电视声音 down 一点", "调低音量", "电视"),  # the direction after what it moves
         ("息咗台灯", "关闭", "台灯"),  # 息 written for Cantonese 熄
