@@ -938,6 +938,7 @@ def test_cantonese_adjust_before_a_step_is_the_verb() -> None:
         ("can help me on the fan?", "打开", "风扇"),  # can opening a request
         ("oh 那风扇先 turn off", "关闭", "风扇"),  # an interjection says nothing
         ("close the window", "关闭", "窗户"),
+        ("把扫地机叫回来 charge 一下", "开始回去充电", "扫地机"),  # called back to its dock
         ("风扇开 nature mode", "设置风模式=自然风", "风扇"),
         ("电视声音 down 一点", "调低音量", "电视"),  # the direction after what it moves
         ("息咗台灯", "关闭", "台灯"),  # 息 written for Cantonese 熄
