@@ -105,6 +105,14 @@ def test_a_floor_and_a_kind_that_are_one_device_s_name_mean_that_device():
     assert sorted(targets(lights)) == ["light.kitchen", "light.living"]
 
 
+def test_a_room_said_with_its_floor_is_that_room_not_the_floor():
+    """一楼的客厅: the living room, on the first floor; a room not on the floor said leaves the floor's."""
+    table = RoomTable.build([d.room for d in HOME], [d.name for d in HOME], ROOMS)
+    assert kept(table, include=("一楼", "客厅")) == [0, 1]
+    assert kept(table, include=("一楼",)) == [0, 1, 2]
+    assert kept(table, include=("二楼", "客厅")) == [0, 1, 3, 4, 5]  # not there: both, as said
+
+
 def test_a_word_inside_a_name_is_not_read_across_a_room_word():
     """阳台灯 holds no 台灯: its 台 is the room 阳台's."""
     table = RoomTable.build(["阳台", "书房"], ["阳台灯", "书房台灯"], [Room("阳台"), Room("书房")])

@@ -115,7 +115,9 @@ def with_owner_words(rooms: Sequence[Room], device_names: Collection[str] = ()) 
     each ``said_with`` word, when it is two characters or more, the same for no other room, and
     no floor's or device's name. A room word's end is also said as ``ends_said`` has it
     (爷爷奶奶房间 for 爷爷奶奶房), a room word with 的 inside is said without it (里头厕所), and a
-    room called by a word of ``same_rooms`` by the other words of its group no room or device has.
+    room called by a word of ``same_rooms`` by the other words of its group no room or device has,
+    when no other room is called by a word of the group and no other room's word ends with them
+    (客厅 is the living room though 楼下客厅 is one too; a Bathroom is no 厕所 beside 楼下厕所).
     """
     words = _owner_words()
     said = {compact(word) for room in rooms for word in (room.name, *room.aliases, *room.floor_names)}
@@ -131,11 +133,8 @@ def with_owner_words(rooms: Sequence[Room], device_names: Collection[str] = ()) 
     owned = {
         stem: next(iter(owners)) for stem, owners in stems.items() if len(owners) == 1 and stem not in taken
     }
-    rooms_in = {  # rooms of the kind: 客厅 and 楼上客厅 are two living rooms, neither the one said so
-        group: sum(
-            any(compact(word).endswith(kind) for word in (room.name, *room.aliases) for kind in group)
-            for room in rooms
-        )
+    called_so = {  # rooms called by a word of the kind: 客厅 is; 楼下客厅, a living room too, is not
+        group: sum(any(compact(word) in group for word in (room.name, *room.aliases)) for room in rooms)
         for group in words.same_rooms
     }
     result = []
@@ -159,9 +158,9 @@ def with_owner_words(rooms: Sequence[Room], device_names: Collection[str] = ()) 
             other  # 主人房 for 主卧: the same kind of room, when no other room or device is called so
             for full in map(compact, (room.name, *room.aliases))
             for group in words.same_rooms
-            if full in group and rooms_in[group] == 1
+            if full in group and called_so[group] == 1
             for other in group
-            if other not in taken
+            if other not in taken and not _ends_another(other, room, rooms)
         ]
         extra += [
             full.replace(LINKING_WORD, "")  # 里头的厕所 is said 里头厕所
@@ -170,6 +169,16 @@ def with_owner_words(rooms: Sequence[Room], device_names: Collection[str] = ()) 
         ]
         result.append(replace(room, aliases=(*room.aliases, *dict.fromkeys(extra))) if extra else room)
     return result
+
+
+def _ends_another(word: str, room: Room, rooms: Sequence[Room]) -> bool:
+    """Return True when another room's name or alias ends with ``word`` (楼下厕所 for 厕所)."""
+    return any(
+        compact(said).endswith(word)
+        for other in rooms
+        if other is not room
+        for said in (other.name, *other.aliases)
+    )
 
 
 def extract_room_from_name(name: str, vocabulary: Collection[str], longest: int) -> str | None | bool:
@@ -365,6 +374,13 @@ class RoomTable:
                 # 一楼二楼卫生间: the rooms of that kind on those floors, not every room of either
                 inside = self._in_rooms(kinds, ids, enabled, name_rooms)
                 included = kept & inside & self._in_rooms(places, ids, enabled, name_rooms)
+            elif (floors := include_words & self.floor_index.keys() - self.room_index.keys()) and (
+                rooms := include_words & self.room_index.keys()
+            ):
+                # 楼上的客厅: the room on that floor, not every room upstairs
+                inside = self._in_rooms(rooms, ids, enabled, name_rooms)
+                on_floor = kept & inside & self._in_rooms(floors, ids, enabled, name_rooms)
+                included = on_floor if on_floor.any() else included
             if included.any():
                 kept = included
             else:
