@@ -103,6 +103,8 @@ def test_words_of_other_varieties_fold_to_mandarin():
     assert normalize("exhaust fan") == "排风扇"  # a kind of its own, set apart from fans
     assert normalize("On the cooker hood") == "打开 油烟机"  # Singapore English: on as a verb
     assert normalize("then I on the dryer") == "然后 我 打开 烘干机"
+    assert normalize("開埋餐枱燈") == "打开餐桌灯"  # Cantonese 枱: a table
+    assert normalize("客厅电暖器") == normalize("客厅的暖炉").replace("的", "")  # one space heater, two words
 
 
 @pytest.mark.parametrize(
