@@ -66,6 +66,8 @@ CASES = [
     ("卧室床头灯不要关", [cmd("UNKNOWN", "卧室", "床头灯", "Light")]),  # not an action to take
     ("十分钟后关掉卧室床头灯", [cmd("UNKNOWN", "卧室", "床头灯", "Light")]),  # nor one for later
     ("明天早上七点打开卧室床头灯", [cmd("UNKNOWN", "卧室", "床头灯", "Light")]),
+    ("一个钟之后关掉卧室床头灯", [cmd("UNKNOWN", "卧室", "床头灯", "Light")]),  # Cantonese 钟: an hour
+    ("两个小时后关掉卧室床头灯", [cmd("UNKNOWN", "卧室", "床头灯", "Light")]),
     (
         "打开客厅主灯再关掉卧室床头灯",  # 再 after an action: then
         [cmd("打开", "客厅", "主灯", "Light"), cmd("关闭", "卧室", "床头灯", "Light")],

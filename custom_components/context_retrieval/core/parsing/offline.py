@@ -1753,17 +1753,24 @@ def _for_someone_dropped(tokens: list[_Token]) -> list[_Token]:
 
 
 def _number_at(text: str, position: int) -> _Token | None:
-    """Return a count (两盏) or a value (50%, 26度, 百分之五十, 三成, 一半) token at ``position``."""
-    count = _COUNT_PATTERN.match(text, position)
-    if count:
+    """Return a time (一个钟), a count (两盏) or a value (26度, 百分之五十, 三成, 一半) at ``position``.
+
+    A decimal said with its unit comes first (23点5度 is no clock), then a time (一个钟 is no 一个).
+    """
+    if decimal := _decimal_at(text, position):
+        return decimal
+    if when := _DURATION_PATTERN.match(text, position) or _CLOCK_PATTERN.match(text, position):
+        return _Token(_Kind.WHEN, when.group(0), when.group(1), when.group(2))
+    if count := _COUNT_PATTERN.match(text, position):
         return _Token(_Kind.COUNT, count.group(0), str(_to_int(count.group(1))))
-    if value := _share_at(text, position) or _decimal_at(text, position):
-        return value
+    return _share_at(text, position) or _value_at(text, position)
+
+
+def _value_at(text: str, position: int) -> _Token | None:
+    """Return an end of a range (最大) or a number with its unit (26度, 二十三度半, 十九度五), or None."""
     for word, end in _EXTREME_WORDS.items():
         if text.startswith(word, position):
             return _Token(_Kind.NUM, word, end, EXTREME_UNIT)
-    if when := _DURATION_PATTERN.match(text, position) or _CLOCK_PATTERN.match(text, position):
-        return _Token(_Kind.WHEN, when.group(0), when.group(1), when.group(2))
     for pattern, fixed_unit in _NUMBER_PATTERNS:
         match = pattern.match(text, position)
         if match:
@@ -2142,6 +2149,8 @@ def _split_clauses(tokens: Sequence[_Token]) -> list[list[_Token]]:
     for index, token in enumerate(tokens):
         if token.kind is _Kind.AGAIN and not _has_action_word(current):
             continue  # 落地灯再打开: "again", not a second command
+        if token.kind is _Kind.SEP and current and current[-1].kind is _Kind.WHEN:
+            continue  # 一个钟之后关掉: after a time, 之后 says when the command is, not a next one
         if token.kind in {_Kind.SEP, _Kind.AGAIN} or (
             token.kind is _Kind.CONJ and _next_is_action(tokens, index)
         ):
