@@ -1455,7 +1455,7 @@ def _only_exclusion(clause: _Clause, following: Sequence[_Token] = ()) -> bool:
     )
     return (
         len(clause.targets) == 1
-        and (kind == ANY_NAME or said_again)
+        and (kind in {ANY_NAME, LAST_MENTIONED} or said_again)  # 留细路房嗰部: the one there, a room
         and bool(clause.targets[0].exclude or clause.targets[0].left_out)
         and not clause.targets[0].include
         and not _has_action_word(clause.tokens)
@@ -2528,6 +2528,17 @@ def _spoken_quantifier(kinds: Collection[_Kind], *, excepting: bool, counted: bo
     return None
 
 
+def _opens(kept: Sequence[_Token]) -> bool:
+    """Return True when nothing but fillers was said before in the clause."""
+    return all(token.kind is _Kind.FILLER for token in kept)
+
+
+def _names_next(tokens: Sequence[_Token], index: int) -> bool:
+    """Return True when a room or a device's name comes next after ``index`` (fillers aside)."""
+    after = next((token for token in tokens[index + 1 :] if token.kind is not _Kind.FILLER), None)
+    return after is not None and after.kind in {_Kind.ROOM, *_HEAD_KINDS}
+
+
 def _take_exclusions(tokens: Sequence[_Token]) -> tuple[list[_Token], list[str], list[str], bool]:
     """Return the tokens without their exclusion, the excluded rooms and names, and whether there was one.
 
@@ -2541,8 +2552,10 @@ def _take_exclusions(tokens: Sequence[_Token]) -> tuple[list[_Token], list[str],
     index = 0
     while index < len(tokens):
         token = tokens[index]
-        if token.kind is _Kind.EXC_START:
-            excepting = True
+        if token.kind is _Kind.EXC_START or (
+            token.kind is _Kind.EXC_END and _opens(kept) and _names_next(tokens, index)
+        ):
+            excepting = True  # 除了客厅; 留着细路房的 (the word keeping it said first)
             rooms, index = _room_list(tokens, index + 1)
             exclude.extend(rooms)
             if rooms:
