@@ -1818,3 +1818,12 @@ def test_a_latin_name_holding_a_room_word_is_said_whole():
     assert (command.n, command.s) == ("Marshall", "*")
     (lamp,) = parser.parse("hall灯关掉")
     assert (lamp.n, lamp.s) == ("灯", "hall")
+
+
+def test_a_verb_before_a_longer_name_is_read_before_a_name_holding_the_verb():
+    """开直播灯 with a script 开直播 and a light 直播灯: switch the light on; 开直播 alone runs the script."""
+    parser = OfflineParser.build(["工作室"], ["开直播", "直播灯"])
+    (light,) = parser.parse("开直播灯")
+    assert (light.a, light.n) == ("打开", "直播灯")
+    (script,) = parser.parse("开直播")
+    assert script.n == "开直播"

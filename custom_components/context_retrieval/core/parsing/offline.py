@@ -1580,9 +1580,30 @@ def _tokenize(text: str, lexicon: OfflineParser) -> list[_Token]:
         token = _token_at(text, position, lexicon)
         if token.kind not in _HOME_KINDS and (edge := _home_word_cut(text, position, token, lexicon)):
             token = _token_at(text, position, lexicon, longest=edge - position)
+        elif token.kind is _Kind.NAME and (
+            verb := _verb_before_a_longer_name(text, position, token, lexicon)
+        ):
+            token = verb
         tokens.append(token)
         position += len(token.text)
     return _reclassify(tokens)
+
+
+def _verb_before_a_longer_name(
+    text: str, position: int, name: _Token, lexicon: OfflineParser
+) -> _Token | None:
+    """Return the verb a name opens with when a name said after the verb runs on past it, else None.
+
+    开直播灯 with a script 开直播 and a light 直播灯: 开 and the light, not the script and a lone 灯.
+    """
+    for length in range(len(name.text) - 1, 0, -1):
+        verb = _token_at(text, position, lexicon, longest=length)
+        if len(verb.text) != length or verb.kind not in _ACTION_KINDS:
+            continue
+        after = _token_at(text, position + length, lexicon)
+        if after.kind in _HOME_KINDS and position + length + len(after.text) > position + len(name.text):
+            return verb
+    return None
 
 
 _HOME_KINDS = frozenset({_Kind.ROOM, _Kind.NAME})
