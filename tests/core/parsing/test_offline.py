@@ -943,6 +943,9 @@ def test_cantonese_adjust_before_a_step_is_the_verb() -> None:
         ("oh 那风扇先 turn off", "关闭", "风扇"),  # an interjection says nothing
         ("close the window", "关闭", "窗户"),
         ("把扫地机叫回来 charge 一下", "开始回去充电", "扫地机"),  # called back to its dock
+        ("窗帘拉拢", "关闭", "窗帘"),  # Yunnan: drawn shut
+        ("客厅的灯拉亮", "打开", "灯"),  # switched on by its cord
+        ("电视声气小一点", "调小音量", "电视"),  # 声气: the sound
         ("风扇开 nature mode", "设置风模式=自然风", "风扇"),
         ("电视声音 down 一点", "调低音量", "电视"),  # the direction after what it moves
         ("息咗台灯", "关闭", "台灯"),  # 息 written for Cantonese 熄
