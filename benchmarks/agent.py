@@ -122,6 +122,8 @@ SETS: tuple[tuple[str, str], ...] = (
     ("agent_bb", "agent_bb (written in issue 13's sixteenth session to be read while tuning)"),
     ("agent_bc", "agent_bc (held-out, written as issue 13's seventeenth session began: never read)"),
     ("agent_bd", "agent_bd (held-out, written as issue 13's seventeenth session began: never read)"),
+    ("agent_be", "agent_be (held-out, written during issue 13's seventeenth session: never read)"),
+    ("agent_bf", "agent_bf (held-out, written during issue 13's seventeenth session: never read)"),
 )
 """The sets run, in the order they were written: each says whether its misses were read while tuning."""
 SEALED = "agent_e"
