@@ -73,6 +73,10 @@ CASES = [
         [cmd("打开", "客厅", "主灯", "Light"), cmd("关闭", "卧室", "床头灯", "Light")],
     ),
     (
+        "卧室床头灯打开和客厅空调调到26度",  # the target after 和 is the second action's
+        [cmd("打开", "卧室", "床头灯", "Light"), cmd("设置温度=26C", "客厅", "空调", "AirConditioner")],
+    ),
+    (
         "卧室空调制热二十八度",  # a mode, then a temperature: two commands
         [
             cmd("设置模式=制热", "卧室", "空调", "AirConditioner"),

@@ -2179,11 +2179,25 @@ def _split_clauses(tokens: Sequence[_Token]) -> list[list[_Token]]:
             current = []
             continue
         if _starts_new_action(tokens, index, current) and not _asks_which_of_two([*current, token]):
-            clauses.append(current)  # 是升上去还是放下来 asks which of two states: one clause
-            current = []
+            done, current = _with_the_next_target(current)  # 是升上去还是放下来: one clause, two states
+            clauses.append(done)
         current.append(token)
     clauses.append(current)
     return [clause for clause in clauses if clause]
+
+
+def _with_the_next_target(clause: list[_Token]) -> tuple[list[_Token], list[_Token]]:
+    """Return a clause ending before a second action, and what opens the next one: the target after 和.
+
+    水壶打开和暖气调到21 (put the kettle on and turn the heating up to 21): 暖气 is the setting's.
+    """
+    joined = next((i for i in range(len(clause) - 1, 0, -1) if clause[i].kind is _Kind.CONJ), None)
+    if joined is None:
+        return clause, []
+    before, after = clause[:joined], clause[joined + 1 :]
+    if _has_action_word(before) and not _has_action_word(after) and any(t.kind in _HEAD_KINDS for t in after):
+        return before, after
+    return clause, []
 
 
 def _next_is_action(tokens: Sequence[_Token], index: int) -> bool:
