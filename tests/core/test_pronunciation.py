@@ -297,10 +297,13 @@ def test_the_word_a_sound_is_heard_as_does_not_change_between_runs():
         ("把 hall 的窗帘打开", "把 hall 的窗帘打开"),  # a word of the home's own names and rooms
         ("turn on the light", "turn on the light"),  # English the engine reads
         ("把 who go 打开", "把 who go 打开"),  # not alike enough to Hue Go's letters
+        ("dim the kitchen lights a bit", "dim the kitchen lights a bit"),  # the name said right, then a
     ],
 )
 def test_latin_names_misheard_are_read_as_the_homes_names(said, heard):
-    names = LatinNames.build(["HomePod", "Sonos", "Panasonic", "Hall TV", "Hue Go"], ["hall"])
+    names = LatinNames.build(
+        ["HomePod", "Sonos", "Panasonic", "Hall TV", "Hue Go", "Kitchen lights"], ["hall"]
+    )
     assert names.respell(said)[0] == heard
 
 
