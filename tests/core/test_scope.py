@@ -166,6 +166,13 @@ def test_a_room_is_also_said_by_the_words_of_the_same_kind_of_room():
     assert "厕所" not in loos["Bathroom"]  # 楼下厕所 ends with it: which is meant stays a question
 
 
+def test_a_room_said_in_english_as_someones_is_said_by_their_name():
+    """Chloe's room is said Chloe (Chloe's lamp); a baby room or a guest room is no one's."""
+    said = {room.name: room.aliases for room in with_owner_words([Room("Chloe's room"), Room("Baby room")])}
+    assert "chloe" in said["Chloe's room"]
+    assert "baby" not in said["Baby room"]
+
+
 def test_a_rooms_end_is_also_said_as_the_room_words_file_has_it():
     """爷爷奶奶房间 for the room 爷爷奶奶房, 厨房间 for 厨房; a room already called so keeps its own."""
     rooms = [Room("爷爷奶奶房"), Room("厨房"), Room("客房"), Room("客房间")]

@@ -105,6 +105,8 @@ def test_words_of_other_varieties_fold_to_mandarin():
     assert normalize("then I on the dryer") == "然后 我 打开 烘干机"
     assert normalize("開埋餐枱燈") == "打开餐桌灯"  # Cantonese 枱: a table
     assert normalize("客厅电暖器") == normalize("客厅的暖炉").replace("的", "")  # one space heater, two words
+    assert normalize("Chloe's lamp") == "chloe的 台灯"  # whose it is
+    assert normalize("it's on") == "它 打开"
 
 
 @pytest.mark.parametrize(

@@ -24,6 +24,8 @@ if TYPE_CHECKING:
 
 MIN_ROOM_WORD_CHARS = 2
 """Single-character room words match too much text to be trusted (seed 003 §1)."""
+MIN_LATIN_OWNER = 3
+"""Letters a Latin name has to say whose a room is (Chloe of Chloe's room; no Al or Jo alone)."""
 NO_ROOM = -1
 AMBIGUOUS_ROOM = -2
 
@@ -58,8 +60,8 @@ class OwnerWords:
         lists = []
         for key in ("owned", "said_with"):
             words = raw.get(key) if isinstance(raw, dict) else None
-            if not _chinese_words(words):
-                raise RoomWordsError(f"{where}: expected {key}, a list of Chinese words")
+            if not _some_words(words):
+                raise RoomWordsError(f"{where}: expected {key}, a list of words")
             lists.append(tuple(sorted(words, key=len, reverse=True)))
         ends = raw.get("ends_said", {}) if isinstance(raw, dict) else None
         if not isinstance(ends, dict) or not all(
@@ -85,6 +87,11 @@ def _room_words(words: object) -> bool:
     return (
         isinstance(words, list) and len(words) > 1 and all(isinstance(w, str) and compact(w) for w in words)
     )
+
+
+def _some_words(words: object) -> bool:
+    """Return True for a non-empty list of words (Chinese or English: 房间, room)."""
+    return isinstance(words, list) and bool(words) and all(isinstance(w, str) and compact(w) for w in words)
 
 
 def _chinese_words(words: object) -> bool:
@@ -125,9 +132,9 @@ def with_owner_words(rooms: Sequence[Room], device_names: Collection[str] = ()) 
     for room in rooms:
         for word in (room.name, *room.aliases):
             full = compact(word)
-            stem = next((full.removesuffix(s) for s in words.owned if full.endswith(s)), "")
-            stem = stem.removesuffix(LINKING_WORD)  # 老人的房间: 老人
-            if len(stem) >= MIN_ROOM_WORD_CHARS and all(map(has_han, stem)):
+            before = next((full.removesuffix(s) for s in words.owned if full.endswith(s)), "")
+            stem = before.removesuffix(LINKING_WORD)  # 老人的房间: 老人
+            if _names_someone(stem, whose=stem != before):
                 stems.setdefault(stem, set()).add(room.name)
     taken = said | {compact(name) for name in device_names}
     owned = {
@@ -169,6 +176,16 @@ def with_owner_words(rooms: Sequence[Room], device_names: Collection[str] = ()) 
         ]
         result.append(replace(room, aliases=(*room.aliases, *dict.fromkeys(extra))) if extra else room)
     return result
+
+
+def _names_someone(stem: str, *, whose: bool) -> bool:
+    """Return True for what a room is said to be whose: two Chinese characters or more, or a Latin name.
+
+    A Latin name only when said as whose it is (Chloe's room; a baby room or a guest room is no one's).
+    """
+    if stem.isascii():
+        return whose and len(stem) >= MIN_LATIN_OWNER and stem.isalpha()
+    return len(stem) >= MIN_ROOM_WORD_CHARS and all(map(has_han, stem))
 
 
 def _ends_another(word: str, room: Room, rooms: Sequence[Room]) -> bool:

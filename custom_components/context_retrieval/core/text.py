@@ -32,6 +32,12 @@ _SHORTEST_PLURAL = 3
 """Letters a word has for its plural to be read as it: ones is no plural of on."""
 
 
+def _latin_pattern(word: str) -> str:
+    """Return the pattern of a Latin word said whole (and in its plural); 's is said right after a name."""
+    after = _NOT_AFTER_LETTERS if word[0].isalpha() else ""  # Chloe's: 's follows the name
+    return rf"{after}{re.escape(word)}{_plural_of(word)}{_NOT_BEFORE_LETTERS}"
+
+
 def _plural_of(word: str) -> str:
     """Return the pattern of a Latin word's plural ending, or nothing for a short or unlettered end."""
     last = word.rsplit(" ", 1)[-1]
@@ -92,9 +98,7 @@ class WordFolding:
         if not words:
             return cls(None, {})
         alternatives = [
-            rf"{_NOT_AFTER_LETTERS}{re.escape(word)}{_plural_of(word)}{_NOT_BEFORE_LETTERS}"
-            if _LATIN.search(word)
-            else re.escape(word)
+            _latin_pattern(word) if _LATIN.search(word) else re.escape(word)
             for word in sorted(words, key=len, reverse=True)
         ]
         return cls(re.compile("|".join(alternatives)), words)
