@@ -479,8 +479,8 @@ class LatinNames:
         runner_up = scored[1][0] if len(scored) > 1 else 0.0
         if best[0] < LATIN_LIKENESS or best[0] - runner_up < LATIN_MARGIN:
             return None
-        if len(span) > 1 and ("".join(span[1:]) in self.names or "".join(span[:-1]) in self.names):
-            return None  # kitchen lights a (bit): the name said right, and a word after it
+        if len(span) > 1 and "".join(span[:-1]) in self.names:
+            return None  # kitchen lights a (bit): the name said right, and a word after it (read next)
         return self.names[best[1]]
 
 
