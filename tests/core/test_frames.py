@@ -93,6 +93,15 @@ def test_a_room_said_alone_corrects_the_last_command_but_not_with_other_words_un
     assert with_frame(Command(a="UNKNOWN", s="书房"), last, "哦不是，书房").a == "打开"  # no, the study
 
 
+@pytest.mark.parametrize("said", ["再一点", "再来一点", "a bit more", "多啲"])
+def test_more_said_alone_after_a_step_takes_the_same_step_on_what_it_moved(said):
+    """电视声音调小, then 再一点 (a bit more): the volume down again; 一点 alone asks for nothing."""
+    last = Command(a="调小音量", n="电视", t="Television")
+    assert with_frame(Command(a="UNKNOWN"), last, said) == Command(a="调小音量", n="@last", t="Television")
+    assert with_frame(Command(a="UNKNOWN"), last, "一点") == Command(a="UNKNOWN")
+    assert with_frame(Command(a="UNKNOWN"), Command(a="打开", n="电视"), said) == Command(a="UNKNOWN")
+
+
 @pytest.mark.parametrize("said", ["哦不是，书房", "不对，是书房的", "哦不是,我讲的是书房"])
 def test_a_correction_saying_no_then_the_room_takes_the_last_command(home, said):
     from custom_components.context_retrieval.core.pipeline import retrieve

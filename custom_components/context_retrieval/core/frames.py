@@ -75,6 +75,7 @@ def with_frame(
     if last is None:
         return command
     said = compact(text)  # in any variety: Cantonese 纱帘都系 is 纱帘也一样
+    command = _more_of_the_same(command, last, said)
     goes_on = any(marker in said for marker in FOLLOW_UP_MARKERS)
     command = _placed_by_the_last(command, last, said, called, goes_on=goes_on)
     command = _doing_the_last_to_the_one_said(_moving_what_the_last_moves(command, last), last)
@@ -295,6 +296,29 @@ def _part_of_the_last(command: Command, last: Command, said: str, called: Called
         return None
     part = compact(last.n) + compact(command.n)
     return part if called(ANY_ROOM, part) == 1 else None
+
+
+MORE_WORDS = frozenset("再多来一点些儿啲")
+"""What asking for more of the last step says (再一点, 再来点, 多啲, a bit more): nothing else."""
+MORE_MARKERS = frozenset("再多")
+"""The words of MORE_WORDS that ask for more: 一点 alone is no request."""
+
+
+def _more_of_the_same(command: Command, last: Command, said: str) -> Command:
+    """Return a turn saying only more, after a step (调低, 调暗), as that step on what it moved.
+
+    电视调低, then 再一点 (a bit more): the television down once more.
+    """
+    if (
+        command.a == UNKNOWN_ACTION
+        and command.n == ANY_NAME
+        and command.s == ANY_ROOM
+        and relative_direction(last.a) is not None
+        and set(said) & MORE_MARKERS
+        and not set(said) - MORE_WORDS
+    ):
+        return replace(command, a=last.a, n=LAST_MENTIONED, t=last.t, q=Quantifier.ONE)
+    return command
 
 
 CORRECTION_PARTICLES = frozenset("的那个吧呢啊呀嘛是只台盏部哦噢")
