@@ -107,6 +107,9 @@ def test_words_of_other_varieties_fold_to_mandarin():
     assert normalize("客厅电暖器") == normalize("客厅的暖炉").replace("的", "")  # one space heater, two words
     assert normalize("Chloe's lamp") == "chloe的 台灯"  # whose it is
     assert normalize("it's on") == "它 打开"
+    assert normalize("成間屋啲風扇") == "全屋那些风扇"  # Cantonese: the whole flat
+    assert normalize("風扇就熄咗佢") == "风扇关了它"  # 就 before a verb: then
+    assert normalize("識咗飯廳燈") == "关了饭厅灯"  # 熄咗 as recognition writes it
 
 
 @pytest.mark.parametrize(
