@@ -275,6 +275,9 @@ def test_a_room_said_by_whose_it_is_is_the_last_commands_room(home):
     (alone,) = retrieve("把他空调开了", home, None, ConversationState())
     assert alone.command.s == "*"
     assert with_frame(Command(a="打开", s="@room", n="灯"), Command(a="打开", s="卧室"), "他灯开").s == "卧室"
+    # 她屋里的灯开开 with no room talked about: one light to ask about, never every light of the home
+    every = Command(a="打开", s="@room", n="灯", t="Light", q="all")
+    assert with_frame(every, None, "她屋里的灯开开") == Command(a="打开", s="*", n="灯", t="Light", q="one")
 
 
 @pytest.mark.parametrize(

@@ -328,7 +328,8 @@ CORRECTION_PARTICLES = frozenset("的那个吧呢啊呀嘛是只台盏部哦噢"
 def _in_whose_room(command: Command, last: Command | None) -> Command:
     """Return the command with a room said by whose it is (他空调) read as the last command's room.
 
-    With no last command, or one of the whole home, no room is said.
+    With no last command, or one of the whole home, no room is said, and a set said of that room
+    (她屋里的灯开开) is one device of the home to ask about, not every one.
     """
     rooms = command.s.split(",")
     if LAST_ROOM not in rooms:
@@ -336,6 +337,8 @@ def _in_whose_room(command: Command, last: Command | None) -> Command:
     said = [room for room in rooms if room != LAST_ROOM]
     if last is not None and last.s != ANY_ROOM:
         said += [room for room in last.s.split(",") if not room.startswith("!") and room not in said]
+    if not said and command.q == Quantifier.ALL:
+        return replace(command, s=ANY_ROOM, q=Quantifier.ONE)
     return replace(command, s=",".join(said) or ANY_ROOM)
 
 
