@@ -202,6 +202,19 @@ def test_what_a_follow_up_keeps_out_of_the_set_just_switched_is_switched_back():
     assert with_frame(unkept, one_off, "台灯留着") == unkept  # no set was switched: nothing to keep
 
 
+def test_a_room_left_out_after_a_question_of_a_floor_is_left_out_of_that_floor():
+    """一楼哪些灯开着, then 除了客厅，全部关掉: the first floor's lights but the living room's."""
+    asked = Command(a="查询状态", s="一楼", n="灯", t="Light", q=Quantifier.ALL)
+    said = Command(a="关闭", s="*,!客厅", q=Quantifier.ALL)
+
+    def on_first_floor(room: str, scope: str) -> bool:
+        return room == scope or (room, scope) == ("客厅", "一楼")
+
+    assert with_frame(said, asked, "除了客厅,全部关掉", inside=on_first_floor).s == "一楼,!客厅"
+    upstairs = replace(asked, s="二楼")
+    assert with_frame(said, upstairs, "除了客厅,全部关掉", inside=on_first_floor).s == "*,!客厅"
+
+
 def test_a_room_s_devices_of_the_set_s_kind_kept_are_switched_back_when_the_set_held_the_room():
     """楼梯灯留着 after 一楼的灯都关了: the stairs' lights go back on, the stairs being on 一楼."""
     floor_off = Command(a="关闭", s="一楼", n="灯", t="Light", q=Quantifier.ALL)

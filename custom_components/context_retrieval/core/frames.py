@@ -98,7 +98,8 @@ def with_frame(
         rooms = command.s.split(",")
         if last.t in CATEGORY_WORDS and not is_type_word(name) and not any(called(r, name) for r in rooms):
             name = CATEGORY_WORDS[last.t]
-        return replace(command, a=action, n=name, t=last.t, q=quantifier)
+        scope = _left_out_within(command.s, last.s, inside)
+        return replace(command, a=action, s=scope, n=name, t=last.t, q=quantifier)
     named = command.a == UNKNOWN_ACTION and command.n not in {ANY_NAME, LAST_MENTIONED}
     if named and (goes_on or _narrows(command, last, said)):
         return replace(command, a=last.a)
@@ -106,6 +107,21 @@ def with_frame(
 
 
 _OPPOSITE = {ACTION_ON: ACTION_OFF, ACTION_OFF: ACTION_ON}
+
+
+def _left_out_within(scope: str, last_scope: str, inside: RoomInside) -> str:
+    """Return a scope leaving rooms out of the home as leaving them out of the last command's rooms.
+
+    一楼哪些灯开着, then 除了客厅，全部关掉: the first floor's lights but the living room's, not every
+    light of the home; a room left out that is not inside them leaves the home's scope as said.
+    """
+    placed, left_out = parse_scope(scope)
+    rooms, earlier_out = parse_scope(last_scope)
+    if placed or not left_out or not rooms or earlier_out:
+        return scope
+    if not all(any(inside(room, said) for said in rooms) for room in left_out):
+        return scope
+    return ",".join([*sorted(rooms), *(f"!{room}" for room in sorted(left_out))])
 
 
 def _doing_the_last_to_the_one_said(command: Command, last: Command) -> Command:
