@@ -124,6 +124,8 @@ SETS: tuple[tuple[str, str], ...] = (
     ("agent_bd", "agent_bd (held-out, written as issue 13's seventeenth session began: never read)"),
     ("agent_be", "agent_be (held-out, written during issue 13's seventeenth session: never read)"),
     ("agent_bf", "agent_bf (held-out, written during issue 13's seventeenth session: never read)"),
+    ("agent_bg", "agent_bg (written in issue 13's seventeenth session to be read while tuning)"),
+    ("agent_bh", "agent_bh (written in issue 13's seventeenth session to be read while tuning)"),
 )
 """The sets run, in the order they were written: each says whether its misses were read while tuning."""
 SEALED = "agent_e"
