@@ -516,6 +516,7 @@ def test_questions_steps_and_rooms_said_first(text: str, expected: list) -> None
         ("客厅的留着，其他灯关了", [cmd("关闭", "*,!客厅", "灯", "Light", "except")]),
         ("空调全部关掉，留着卧室的", [cmd("关闭", "*,!卧室", "空调", "AirConditioner", "except")]),
         ("空调全部关掉，只留卧室那台", [cmd("关闭", "*,!卧室", "空调", "AirConditioner", "except")]),
+        ("卧室只留台灯，别的灯都关了", [cmd("关闭", "卧室", "灯", "Light", "except", x=["台灯"])]),
         ("吊扇开小小", [cmd("设置风速=最小", n="吊扇", t="Fan")]),  # Malaysian: the least; 吊扇 a kind of fan
         (
             "所有窗帘打开，除了卧室的",

@@ -868,6 +868,7 @@ class OfflineParser:
         previous_action: str | None = None
         carried: list[str] = []
         carried_names: list[str] = []
+        carried_rooms: list[str] = []
         unsettled: list[_Target] = []
         """The previous clause's targets as said, before their quantifiers were settled."""
         for number, clause_tokens in enumerate(clauses, 1):
@@ -875,6 +876,7 @@ class OfflineParser:
             targets = clause.targets
             if number < len(clauses) and _only_exclusion(clause, clauses[number]):
                 carried, carried_names = list(targets[0].exclude), list(targets[0].left_out)
+                carried_rooms = list(targets[0].include)  # 浩浩屋只留台灯，别的灯都关了: in 浩浩屋
                 continue
             if (kept := _left_out_of(commands, previous, clause) or _valued_by(clause, commands)) is not None:
                 # 窗帘都打开，纱帘不用: the set before leaves the 纱帘 alone; 电竞灯换个颜色，红色: the
@@ -897,8 +899,8 @@ class OfflineParser:
             elif previous and not clause.has_scope:
                 _inherit_rooms(targets, previous, self.calls.sole_names)
                 commands = _without_room_said_first(commands, previous, previous_action)
-            _carry_exclusion(targets, carried, carried_names)  # 留筒灯，其他关掉: all but the downlight
-            carried, carried_names = [], []
+            _carry_exclusion(targets, carried, carried_names, carried_rooms)  # 留筒灯，其他关掉
+            carried, carried_names, carried_rooms = [], [], []
             unsettled = [replace(target, include=list(target.include)) for target in targets]
             for target in targets:
                 _settle_quantifier(target, self)
@@ -1457,13 +1459,20 @@ def _only_exclusion(clause: _Clause, following: Sequence[_Token] = ()) -> bool:
         len(clause.targets) == 1
         and (kind in {ANY_NAME, LAST_MENTIONED} or said_again)  # 留细路房嗰部: the one there, a room
         and bool(clause.targets[0].exclude or clause.targets[0].left_out)
-        and not clause.targets[0].include
+        and not (clause.targets[0].include and clause.targets[0].exclude)
+        # 浩浩屋只留台灯，别的灯都关了: the room goes to the set said next; 当门灯留着，再给它开开 keeps none
+        and (not clause.targets[0].include or any(t.kind in _HEAD_KINDS for t in following))
         and not _has_action_word(clause.tokens)
     )
 
 
-def _carry_exclusion(targets: Sequence[_Target], exclude: Sequence[str], left_out: Sequence[str]) -> None:
-    """Give the targets of the clause after an exclusion-only clause its excluded rooms and names."""
+def _carry_exclusion(
+    targets: Sequence[_Target], exclude: Sequence[str], left_out: Sequence[str], rooms: Sequence[str] = ()
+) -> None:
+    """Give the targets of the clause after an exclusion-only clause its excluded rooms and names.
+
+    A room said with the names left out (浩浩屋只留台灯) places the targets said without one there.
+    """
     if not exclude and not left_out:
         return
     for target in targets:
@@ -1471,6 +1480,8 @@ def _carry_exclusion(targets: Sequence[_Target], exclude: Sequence[str], left_ou
             target.exclude = list(exclude)
             target.left_out = list(left_out)
             target.quantifier = Quantifier.EXCEPT
+            if rooms and not target.include:
+                target.include = list(rooms)
 
 
 def parse_offline(
