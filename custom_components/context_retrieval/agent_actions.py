@@ -528,6 +528,8 @@ def _ask(decision: Decision, devices: Mapping[str, Device], replies: Replies) ->
         if command
         else []
     )
+    if key == _ASK_KEYS[AskReason.UNKNOWN_VALUE] and not (decision.options or listed) and value_range:
+        key = _ASK_KEYS[AskReason.OUT_OF_RANGE]  # 7档 of a fan of five speeds: its range, not an empty list
     return replies.say(
         key,
         options=replies.join(list(decision.options) or listed),

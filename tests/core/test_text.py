@@ -116,6 +116,10 @@ def test_words_of_other_varieties_fold_to_mandarin():
         ("成間屋啲風扇", "全屋那些风扇"),  # Cantonese: the whole flat
         ("風扇就熄咗佢", "风扇关了它"),  # 就 before a verb: then
         ("識咗飯廳燈", "关了饭厅灯"),  # 熄咗 as recognition writes it
+        ("turn off the lights in the lounge", "关闭 所有灯 lounge"),  # the lights in a room: every one
+        ("turn off the lights", "关闭 灯"),  # said of no room: the ones around the speaker, a question
+        ("speed 5", "5档"),
+        ("speed fifty", "风速 50"),  # speed 5 is no start of speed 50
     ],
 )
 def test_the_shipped_table_folds_words_of_other_varieties(said, read):

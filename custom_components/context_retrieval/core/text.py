@@ -35,7 +35,8 @@ _SHORTEST_PLURAL = 3
 def _latin_pattern(word: str) -> str:
     """Return the pattern of a Latin word said whole (and in its plural); 's is said right after a name."""
     after = _NOT_AFTER_LETTERS if word[0].isalpha() else ""  # Chloe's: 's follows the name
-    return rf"{after}{re.escape(word)}{_plural_of(word)}{_NOT_BEFORE_LETTERS}"
+    whole_number = r"(?!\d)" if word[-1].isdigit() else ""  # speed 5 is not the start of speed 50
+    return rf"{after}{re.escape(word)}{_plural_of(word)}{whole_number}{_NOT_BEFORE_LETTERS}"
 
 
 def _plural_of(word: str) -> str:
