@@ -408,3 +408,20 @@ async def test_the_one_fan_that_runs_is_the_one_turned_up_when_others_cannot_ste
     increase = async_mock_service(home, "fan", "increase_speed")
     result = await say(home, "风扇开大一点")
     assert [call.data["entity_id"] for call in increase] == [["fan.ceiling"]], speech(result)
+
+
+async def test_a_level_beyond_a_fans_speeds_is_asked_about_with_its_range(
+    loaded_entry, home: HomeAssistant, calls
+):
+    """吊扇开到七档 with a fan of five speeds (20 % steps): no call, and the range said, not an empty list."""
+    owner = MockConfigEntry(domain="test")
+    owner.add_to_hass(home)
+    fan = {"percentage": 40, "percentage_step": 20, "supported_features": 1}
+    add_entity(home, HomeEntity("fan.ceiling", "吊扇", "on", fan, area="客厅"), owner)
+    await settle(home)
+    set_speed = async_mock_service(home, "fan", "set_percentage")
+    result = await say(home, "吊扇开到七档")
+    assert set_speed == []
+    assert result.continue_conversation is True, speech(result)
+    assert "0 到 100" in speech(result), speech(result)
+    assert "：。" not in speech(result)
