@@ -60,7 +60,7 @@ class OwnerWords:
         lists = []
         for key in ("owned", "said_with"):
             words = raw.get(key) if isinstance(raw, dict) else None
-            if not _some_words(words):
+            if not _listed_words(words):
                 raise RoomWordsError(f"{where}: expected {key}, a list of words")
             lists.append(tuple(sorted(words, key=len, reverse=True)))
         ends = raw.get("ends_said", {}) if isinstance(raw, dict) else None
@@ -72,7 +72,7 @@ class OwnerWords:
         if not isinstance(sides, list) or not all(isinstance(w, str) and has_han(w) for w in sides):
             raise RoomWordsError(f"{where}: expected sides, a list of Chinese words")
         same = raw.get("same_rooms", []) if isinstance(raw, dict) else None
-        if not isinstance(same, list) or not all(_room_words(group) for group in same):
+        if not isinstance(same, list) or not all(_listed_words(group, least=2) for group in same):
             raise RoomWordsError(f"{where}: expected same_rooms, lists of two words or more")
         return cls(
             *lists,
@@ -82,16 +82,13 @@ class OwnerWords:
         )
 
 
-def _room_words(words: object) -> bool:
-    """Return True for a list of two words or more (Chinese or English: 客厅, living room)."""
+def _listed_words(words: object, least: int = 1) -> bool:
+    """Return True for a list of ``least`` words or more, Chinese or English (房间, room; living room)."""
     return (
-        isinstance(words, list) and len(words) > 1 and all(isinstance(w, str) and compact(w) for w in words)
+        isinstance(words, list)
+        and len(words) >= least
+        and all(isinstance(w, str) and compact(w) for w in words)
     )
-
-
-def _some_words(words: object) -> bool:
-    """Return True for a non-empty list of words (Chinese or English: 房间, room)."""
-    return isinstance(words, list) and bool(words) and all(isinstance(w, str) and compact(w) for w in words)
 
 
 def _chinese_words(words: object) -> bool:
@@ -128,10 +125,10 @@ def with_owner_words(rooms: Sequence[Room], device_names: Collection[str] = ()) 
     """
     words = _owner_words()
     said = {compact(word) for room in rooms for word in (room.name, *room.aliases, *room.floor_names)}
+    spoken = [[compact(word) for word in (room.name, *room.aliases)] for room in rooms]
     stems: dict[str, set[str]] = {}
-    for room in rooms:
-        for word in (room.name, *room.aliases):
-            full = compact(word)
+    for room, fulls in zip(rooms, spoken, strict=True):
+        for full in fulls:
             before = next((full.removesuffix(s) for s in words.owned if full.endswith(s)), "")
             stem = before.removesuffix(LINKING_WORD)  # 老人的房间: 老人
             if _names_someone(stem, whose=stem != before):
@@ -141,11 +138,13 @@ def with_owner_words(rooms: Sequence[Room], device_names: Collection[str] = ()) 
         stem: next(iter(owners)) for stem, owners in stems.items() if len(owners) == 1 and stem not in taken
     }
     called_so = {  # rooms called by a word of the kind: 客厅 is; 楼下客厅, a living room too, is not
-        group: sum(any(compact(word) in group for word in (room.name, *room.aliases)) for room in rooms)
-        for group in words.same_rooms
+        group: sum(any(full in group for full in fulls) for fulls in spoken) for group in words.same_rooms
     }
     result = []
-    for room in rooms:
+    for index, (room, fulls) in enumerate(zip(rooms, spoken, strict=True)):
+        others = [
+            full for elsewhere, words_there in enumerate(spoken) if elsewhere != index for full in words_there
+        ]
         extra = [
             word
             for stem, owner in owned.items()
@@ -155,23 +154,24 @@ def with_owner_words(rooms: Sequence[Room], device_names: Collection[str] = ()) 
         ]
         extra += [
             full.removesuffix(end) + other
-            for full in map(compact, (room.name, *room.aliases))
-            for end, others in words.ends_said.items()
+            for full in fulls
+            for end, others_said in words.ends_said.items()
             if full.endswith(end)
-            for other in others
+            for other in others_said
             if full.removesuffix(end) + other not in said
         ]
         extra += [
             other  # 主人房 for 主卧: the same kind of room, when no other room or device is called so
-            for full in map(compact, (room.name, *room.aliases))
+            for full in fulls
             for group in words.same_rooms
             if full in group and called_so[group] == 1
             for other in group
-            if other not in taken and not _ends_another(other, room, rooms)
+            # 厕所 is no Bathroom's when 楼下厕所 ends with it
+            if other not in taken and not any(there.endswith(other) for there in others)
         ]
         extra += [
             full.replace(LINKING_WORD, "")  # 里头的厕所 is said 里头厕所
-            for full in map(compact, (room.name, *room.aliases))
+            for full in fulls
             if LINKING_WORD in full.strip(LINKING_WORD) and full.replace(LINKING_WORD, "") not in taken
         ]
         result.append(replace(room, aliases=(*room.aliases, *dict.fromkeys(extra))) if extra else room)
@@ -186,16 +186,6 @@ def _names_someone(stem: str, *, whose: bool) -> bool:
     if stem.isascii():
         return whose and len(stem) >= MIN_LATIN_OWNER and stem.isalpha()
     return len(stem) >= MIN_ROOM_WORD_CHARS and all(map(has_han, stem))
-
-
-def _ends_another(word: str, room: Room, rooms: Sequence[Room]) -> bool:
-    """Return True when another room's name or alias ends with ``word`` (楼下厕所 for 厕所)."""
-    return any(
-        compact(said).endswith(word)
-        for other in rooms
-        if other is not room
-        for said in (other.name, *other.aliases)
-    )
 
 
 def extract_room_from_name(name: str, vocabulary: Collection[str], longest: int) -> str | None | bool:
